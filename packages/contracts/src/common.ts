@@ -1,0 +1,39 @@
+import { type Static, type TSchema, Type } from '@sinclair/typebox'
+
+/** The one error body of the fleet (API-NOTES.md, Conventions). */
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String({ description: 'short label' }),
+    message: Type.String(),
+    code: Type.String({ description: 'stable machine-readable code' }),
+    request_id: Type.String(),
+  },
+  { $id: 'ErrorBody' },
+)
+export type ErrorBody = Static<typeof ErrorBody>
+
+export const Timestamp = Type.String({ format: 'date-time' })
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+
+export const PageQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20 })),
+})
+export type PageQuery = Static<typeof PageQuery>
+
+/** Paginated list envelope: `pages` is always filled. */
+export const Paginated = <T extends TSchema>(item: T) =>
+  Type.Object({
+    data: Type.Array(item),
+    total: Type.Integer(),
+    page: Type.Integer(),
+    page_size: Type.Integer(),
+    pages: Type.Integer(),
+  })
+
+/** Bounded list envelope (auth sessions, security look-ups, batch results). */
+export const BoundedList = <T extends TSchema>(item: T) => Type.Object({ count: Type.Integer(), items: Type.Array(item) })
+
+export function pageOf<T>(data: T[], total: number, page: number, pageSize: number) {
+  return { data, total, page, page_size: pageSize, pages: Math.max(1, Math.ceil(total / pageSize)) }
+}

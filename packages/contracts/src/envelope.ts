@@ -1,0 +1,46 @@
+import { type Static, type TSchema, Type } from '@sinclair/typebox'
+
+export const Actor = Type.Object({
+  user_id: Type.String(),
+  kind: Type.String(),
+})
+export type Actor = Static<typeof Actor>
+
+/** Envelope of every domain event on the bus (ARCHITECTURE.md §2). `id` is a UUIDv7. */
+export const EventEnvelope = <T extends TSchema>(data: T) =>
+  Type.Object({
+    id: Type.String(),
+    type: Type.String(),
+    version: Type.Integer({ minimum: 1 }),
+    occurred_at: Type.String(),
+    tenant_id: Type.String(),
+    workspace_id: Type.String(),
+    actor: Actor,
+    request_id: Type.Optional(Type.String()),
+    data,
+  })
+
+export interface Envelope<T = unknown> {
+  id: string
+  type: string
+  version: number
+  occurred_at: string
+  tenant_id: string
+  workspace_id: string
+  actor: Actor
+  request_id?: string
+  data: T
+}
+
+export const SYSTEM_ACTOR: Actor = { user_id: 'system', kind: 'service' }
+
+/**
+ * One stream per owning service; the subject's first token names it (`tickets.ticket.created` → TICKETS).
+ * Audit records travel on their own stream so that the audit service consumes one place.
+ */
+export const STREAMS = {
+  IDENTITY: { subjects: ['identity.>'] },
+  TICKETS: { subjects: ['tickets.>'] },
+  AUDIT: { subjects: ['audit.>'] },
+} as const
+export type StreamName = keyof typeof STREAMS

@@ -1,0 +1,6 @@
+export * from './common.ts'
+export * from './envelope.ts'
+export * from './events/audit.ts'
+export * from './events/identity.ts'
+export * from './events/tickets.ts'
+export * from './principal.ts'
