@@ -32,7 +32,8 @@ export const Paginated = <T extends TSchema>(item: T) =>
   })
 
 /** Bounded list envelope (auth sessions, security look-ups, batch results). */
-export const BoundedList = <T extends TSchema>(item: T) => Type.Object({ count: Type.Integer(), items: Type.Array(item) })
+export const BoundedList = <T extends TSchema>(item: T) =>
+  Type.Object({ count: Type.Integer(), items: Type.Array(item) })
 
 export function pageOf<T>(data: T[], total: number, page: number, pageSize: number) {
   return { data, total, page, page_size: pageSize, pages: Math.max(1, Math.ceil(total / pageSize)) }

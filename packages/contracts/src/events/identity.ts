@@ -33,7 +33,10 @@ export type DeniedToken = Static<typeof DeniedToken>
 
 export const IdentityEvents = {
   /** user token_version / token_valid_after / active changed (revoke-tokens, deactivation, role change) */
-  userTokenState: { type: 'identity.user.token_state_changed', data: Type.Object({ user: UserTokenState, reason: Type.String() }) },
+  userTokenState: {
+    type: 'identity.user.token_state_changed',
+    data: Type.Object({ user: UserTokenState, reason: Type.String() }),
+  },
   /** an auth session was created, refreshed (token_version raised) or revoked */
   sessionTokenState: {
     type: 'identity.session.token_state_changed',
@@ -65,7 +68,12 @@ export const IdentityEvents = {
   },
   agentStatusChanged: {
     type: 'identity.agent.status_changed',
-    data: Type.Object({ agent_id: Type.String(), user_id: Type.String(), status: Type.String(), previous: Type.String() }),
+    data: Type.Object({
+      agent_id: Type.String(),
+      user_id: Type.String(),
+      status: Type.String(),
+      previous: Type.String(),
+    }),
   },
   customerUpserted: {
     type: 'identity.customer.upserted',

@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs'
+import { type Static, type TSchema, Type } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Applies defaults, converts strings from the environment, and checks; every problem is listed by path. */
+export function parseConfig<T extends TSchema>(schema: T, raw: unknown): Static<T> {
+  const value = Value.Convert(schema, Value.Default(schema, structuredClone(raw)))
+  const errors = [...Value.Errors(schema, value)]
+  if (errors.length > 0) {
+    const lines = errors.slice(0, 10).map((e) => `  ${e.path || '/'}: ${e.message}`)
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`)
+  }
+  return value as Static<T>
+}
+
+/** Reads a secret from `NAME` or from the file named by `NAME_FILE` (Kubernetes/Docker secrets). */
+export function secretFromEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const file = env[`${name}_FILE`]
+  if (file) return readFileSync(file, 'utf8').trim()
+  return env[name]
+}
+
+export const DatabaseConfig = Type.Union([
+  Type.Object({
+    driver: Type.Literal('postgres'),
+    url: Type.String({ minLength: 1 }),
+    /** one schema per service */
+    schema: Type.String({ pattern: '^[a-z_][a-z0-9_]*$' }),
+    pool_max: Type.Integer({ minimum: 1, default: 10 }),
+  }),
+  Type.Object({
+    driver: Type.Literal('sqlite'),
+    /** one file per service, or ':memory:' */
+    file: Type.String({ minLength: 1 }),
+  }),
+])
+export type DatabaseConfig = Static<typeof DatabaseConfig>
+
+export const CacheConfig = Type.Union([
+  Type.Object({ driver: Type.Literal('redis'), url: Type.String(), prefix: Type.String({ default: 'sb:' }) }),
+  Type.Object({ driver: Type.Literal('memory'), prefix: Type.String({ default: 'sb:' }) }),
+])
+export type CacheConfig = Static<typeof CacheConfig>
+
+export const BusConfig = Type.Union([
+  Type.Object({ driver: Type.Literal('nats'), url: Type.String(), prefix: Type.String({ default: '' }) }),
+  Type.Object({ driver: Type.Literal('memory') }),
+])
+export type BusConfig = Static<typeof BusConfig>
+
+/** The part every service's config shares; a service's schema is `Type.Composite([ServiceBaseConfig, own])`. */
+export const ServiceBaseConfig = Type.Object({
+  service: Type.String(),
+  host: Type.String({ default: '127.0.0.1' }),
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  log_level: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  environment: Type.String({ default: 'development' }),
+  internal_secret: Type.String({ minLength: 16 }),
+  body_limit_bytes: Type.Integer({ default: 1_048_576 }),
+  database: DatabaseConfig,
+  cache: CacheConfig,
+  bus: BusConfig,
+})
+export type ServiceBaseConfig = Static<typeof ServiceBaseConfig>
+
+/**
+ * Reads the shared settings from the environment. Storage follows DB_DRIVER (postgres by default,
+ * sqlite for development), with `DATABASE_URL`, `DATA_DIR`, `REDIS_URL` / `CACHE_DRIVER=memory`,
+ * `NATS_URL` / `BUS_DRIVER=memory`.
+ */
+export function baseConfigFromEnv(env: NodeJS.ProcessEnv, service: string, defaultPort: number) {
+  const driver = env.DB_DRIVER === 'sqlite' ? 'sqlite' : 'postgres'
+  const dataDir = env.DATA_DIR ?? './data'
+  return {
+    service,
+    host: env.HOST,
+    port: env.PORT ?? defaultPort,
+    log_level: env.LOG_LEVEL,
+    environment: env.SERVER_ENVIRONMENT ?? env.ENVIRONMENT,
+    internal_secret: secretFromEnv(env, 'INTERNAL_SECRET') ?? '',
+    body_limit_bytes: env.BODY_LIMIT_BYTES,
+    database:
+      driver === 'sqlite'
+        ? { driver, file: env.SQLITE_FILE ?? `${dataDir}/${service}.sqlite` }
+        : {
+            driver,
+            url: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+            schema: env.DB_SCHEMA ?? service.replaceAll('-', '_'),
+            pool_max: env.DB_POOL_MAX,
+          },
+    cache:
+      env.CACHE_DRIVER === 'memory'
+        ? { driver: 'memory', prefix: env.CACHE_PREFIX }
+        : { driver: 'redis', url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: env.CACHE_PREFIX },
+    bus:
+      env.BUS_DRIVER === 'memory'
+        ? { driver: 'memory' }
+        : { driver: 'nats', url: env.NATS_URL ?? 'nats://127.0.0.1:4222', prefix: env.NATS_PREFIX },
+  }
+}

@@ -1,0 +1,87 @@
+import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import pg from 'pg'
+import type { DatabaseConfig } from '../config.ts'
+import type { Logger } from '../logger.ts'
+import { openSqlite } from './sqlite-driver.ts'
+
+export type Dialect = 'postgres' | 'sqlite'
+
+export interface Database<DB> {
+  db: Kysely<DB>
+  dialect: Dialect
+  ping(): Promise<boolean>
+  close(): Promise<void>
+}
+
+// Both engines hand timestamps back as ISO strings and counts as numbers, so repositories are engine-blind.
+const TIMESTAMPTZ = 1184
+const TIMESTAMP = 1114
+const INT8 = 20
+const NUMERIC = 1700
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === TIMESTAMPTZ || oid === TIMESTAMP)
+      return (v: string) => new Date(oid === TIMESTAMP ? `${v}Z` : v).toISOString()
+    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v)
+    return pg.types.getTypeParser(oid, format as 'text')
+  },
+}
+
+/** Opens this service's own store: a PostgreSQL schema (created if missing) or a SQLite file. */
+export async function createDatabase<DB>(config: DatabaseConfig, logger: Logger): Promise<Database<DB>> {
+  if (config.driver === 'sqlite') {
+    const handle = openSqlite(config.file)
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: handle }) })
+    return {
+      db,
+      dialect: 'sqlite',
+      ping: async () => {
+        handle.raw.prepare('select 1').get()
+        return true
+      },
+      close: () => db.destroy(),
+    }
+  }
+  const schema = config.schema
+  const bootstrap = new pg.Client({ connectionString: config.url })
+  await bootstrap.connect()
+  try {
+    await bootstrap.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`)
+  } catch (err) {
+    // Two replicas racing on CREATE SCHEMA IF NOT EXISTS can collide on the catalog's unique index.
+    if ((err as { code?: string }).code !== '23505') throw err
+  } finally {
+    await bootstrap.end()
+  }
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: config.pool_max,
+    options: `-c search_path=${schema}`,
+    types: pgTypes,
+  })
+  pool.on('error', (err) => logger.warn({ err }, 'idle database client failed'))
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+  return {
+    db,
+    dialect: 'postgres',
+    ping: async () => {
+      await sql`select 1`.execute(db)
+      return true
+    },
+    close: () => db.destroy(),
+  }
+}
+
+/** Forward-only migrations at start-up; on PostgreSQL Kysely's migrator holds an advisory lock, so replicas can race safely. */
+export async function migrateToLatest(db: Kysely<any>, migrations: Record<string, Migration>, logger: Logger) {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+  })
+  const { error, results } = await migrator.migrateToLatest()
+  for (const r of results ?? []) {
+    if (r.status === 'Success') logger.info({ migration: r.migrationName }, 'migration applied')
+    else if (r.status === 'Error') logger.error({ migration: r.migrationName }, 'migration failed')
+  }
+  if (error) throw new Error('database migration failed', { cause: error })
+}

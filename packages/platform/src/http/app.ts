@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { REQUEST_ID_HEADER } from '@switchboard/contracts'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Logger } from '../logger.ts'
+import { installErrorHandling } from './errors.ts'
+import { installHealth, type ReadinessCheck } from './health.ts'
+import { createMetrics, installMetrics, type ServiceMetrics } from './metrics.ts'
+
+export interface AppOptions {
+  service: string
+  logger: Logger
+  bodyLimit?: number
+  readiness?: Record<string, ReadinessCheck>
+  metrics?: ServiceMetrics
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+/**
+ * A Fastify instance with what every unit of the fleet shares: the request id (accepted when well formed,
+ * generated otherwise, echoed on every response), the error body, `/health`, `/ready`, `/metrics`.
+ */
+export function createApp(opts: AppOptions) {
+  const metrics = opts.metrics ?? createMetrics(opts.service)
+  const app = Fastify({
+    loggerInstance: opts.logger.child({ service: opts.service }),
+    disableRequestLogging: true,
+    bodyLimit: opts.bodyLimit ?? 1_048_576,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers[REQUEST_ID_HEADER]
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
+    },
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
+    forceCloseConnections: true,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>()
+  app.decorate('metrics', metrics)
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id)
+  })
+  installErrorHandling(app as unknown as FastifyInstance, metrics.errorsTotal)
+  installMetrics(app as unknown as FastifyInstance, metrics)
+  installHealth(app as unknown as FastifyInstance, opts.readiness ?? {})
+  return app
+}
+
+export type App = ReturnType<typeof createApp>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: ServiceMetrics
+  }
+}

@@ -1,0 +1,77 @@
+import { AUDIT_RECORDED_TYPE, type AuditRecordData, auditSubject } from '@switchboard/contracts'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { maskSecrets } from '../masking.ts'
+
+export interface AuditContext {
+  action?: string
+  resource_type?: string
+  resource_id?: string
+  before?: unknown
+  after?: unknown
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** handlers fill in what only they know: the resource id and before/after snapshots */
+    audit: AuditContext
+  }
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+const VERB_FOR_METHOD: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' }
+
+/** `POST /api/customers` → customers.create, `POST /api/tickets/:id/assign` → tickets.assign, `PUT /api/agents/:id/status` → agents.status. */
+export function actionFor(method: string, route: string): { resource: string; action: string } {
+  const parts = route
+    .replace(/^\/api\//, '')
+    .split('/')
+    .filter(Boolean)
+  const resource = (parts[0] ?? 'unknown').replaceAll('-', '_')
+  const last = parts[parts.length - 1] ?? ''
+  let verb = VERB_FOR_METHOD[method] ?? method.toLowerCase()
+  if (method !== 'DELETE' && parts.length > 1 && !last.startsWith(':')) verb = last.replaceAll('-', '_')
+  return { resource, action: `${resource}.${verb}` }
+}
+
+export type AuditSink = (subject: string, type: string, request: FastifyRequest, data: AuditRecordData) => Promise<void>
+
+/**
+ * Every management write that reaches this service yields one audit event, successful or not
+ * (API-NOTES.md, Audit). Self-service `/api/v1/*` is not management and is not audited.
+ */
+export function installAudit(app: FastifyInstance, service: string, sink: AuditSink) {
+  app.decorateRequest('audit', null as unknown as AuditContext)
+  app.addHook('onRequest', async (request) => {
+    request.audit = {}
+  })
+  app.addHook('onResponse', async (request, reply) => {
+    const path = request.url.split('?')[0] ?? ''
+    if (!WRITE_METHODS.has(request.method) || !path.startsWith('/api/') || path.startsWith('/api/v1/')) return
+    const route = request.routeOptions.url ?? path
+    const derived = actionFor(request.method, route)
+    const ctx = request.audit ?? {}
+    const params = (request.params ?? {}) as Record<string, string>
+    const data: AuditRecordData = {
+      actor_user_id: request.principal?.user_id ?? '',
+      principal_kind: request.principal?.kind ?? 'anonymous',
+      action: ctx.action ?? derived.action,
+      resource_type: ctx.resource_type ?? derived.resource,
+      resource_id: ctx.resource_id ?? params.id ?? '',
+      route,
+      method: request.method,
+      status_code: reply.statusCode,
+      success: reply.statusCode < 400,
+      request_id: String(request.id),
+      client_ip: request.ip,
+      user_agent: String(request.headers['user-agent'] ?? ''),
+      request_json: maskSecrets(request.body ?? null),
+      before_json: maskSecrets(ctx.before ?? null),
+      after_json: maskSecrets(ctx.after ?? null),
+    }
+    try {
+      await sink(auditSubject(service), AUDIT_RECORDED_TYPE, request, data)
+    } catch (err) {
+      request.log.error({ err, action: data.action }, 'audit record could not be queued')
+    }
+  })
+}

@@ -1,0 +1,98 @@
+import createError from '@fastify/error'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Counter } from 'prom-client'
+
+/** Short labels of the error body, by status (API-NOTES.md, Conventions). */
+const LABELS: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  409: 'conflict',
+  410: 'gone',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  431: 'headers_too_large',
+  500: 'internal',
+  502: 'bad_gateway',
+  503: 'unavailable',
+  504: 'gateway_timeout',
+}
+export const errorLabel = (status: number) => LABELS[status] ?? (status >= 500 ? 'internal' : 'bad_request')
+
+/** Errors every service shares; a service's own catalog lives in its `src/errors.ts`. */
+export const CommonErrors = {
+  NotFound: createError('NOT_FOUND', '%s not found', 404),
+  BadRequest: createError('BAD_REQUEST', '%s', 400),
+  Unauthorized: createError('UNAUTHORIZED', '%s', 401),
+  Forbidden: createError('FORBIDDEN', '%s', 403),
+  Conflict: createError('CONFLICT', '%s', 409),
+  Unavailable: createError('DEPENDENCY_UNAVAILABLE', '%s', 503),
+  PrincipalMissing: createError('PRINCIPAL_REQUIRED', 'request did not come through the gateway', 401),
+}
+
+export { createError }
+
+/** Fastify's own error codes, mapped to the documented statuses and stable codes. */
+function classify(err: FastifyError): { status: number; code: string; message: string } {
+  if (err.validation) {
+    const first = err.validation[0]
+    const field =
+      (first?.instancePath || '').replace(/^\//, '').replaceAll('/', '.') ||
+      ((first?.params as { missingProperty?: string } | undefined)?.missingProperty ?? '')
+    const where = err.validationContext ?? 'request'
+    const message = field
+      ? `${where}.${field}: ${first?.message ?? 'invalid'}`
+      : `${where}: ${first?.message ?? 'invalid'}`
+    return { status: 400, code: 'VALIDATION_FAILED', message }
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, code: 'BODY_TOO_LARGE', message: 'request body is too large' }
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'unsupported content type' }
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return {
+        status: 400,
+        code: 'EMPTY_BODY',
+        message: 'body must not be empty when content-type is application/json',
+      }
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, code: 'INVALID_JSON', message: 'body is not valid JSON' }
+  }
+  if (err instanceof SyntaxError) return { status: 400, code: 'INVALID_JSON', message: 'body is not valid JSON' }
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500
+  if (status >= 500 && !err.code?.match(/^[A-Z][A-Z0-9_]+$/)) {
+    return { status, code: 'INTERNAL', message: 'internal error' }
+  }
+  return {
+    status,
+    code: err.code && !err.code.startsWith('FST_') ? err.code : errorLabel(status).toUpperCase(),
+    message: err.message,
+  }
+}
+
+export function sendError(reply: FastifyReply, status: number, code: string, message: string) {
+  return reply.code(status).send({ error: errorLabel(status), message, code, request_id: String(reply.request.id) })
+}
+
+/** The one error handler: documented body, 5xx logged with context, internals never leaked. */
+export function installErrorHandling(app: FastifyInstance, errorsTotal?: Counter<'severity' | 'category' | 'module'>) {
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const { status, code, message } = classify(err)
+    if (status >= 500) {
+      request.log.error({ err, route: request.routeOptions.url }, 'request failed')
+      errorsTotal?.inc({ severity: 'error', category: status === 500 ? 'system' : 'dependency', module: 'http' })
+    } else if (status !== 404) {
+      errorsTotal?.inc({ severity: 'warn', category: 'client', module: 'http' })
+    }
+    if (status === 429 && !reply.getHeader('retry-after')) reply.header('retry-after', '1')
+    return sendError(reply, status, code, message)
+  })
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, 'ROUTE_NOT_FOUND', `route ${request.method} ${request.url.split('?')[0]} not found`),
+  )
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify'
+
+export type ReadinessCheck = () => Promise<boolean>
+
+/**
+ * `/health`: the process is alive. `/ready`: every dependency of this service answers, and the service
+ * is not stopping (503 from the moment close begins, so load balancers drain it first).
+ */
+export function installHealth(app: FastifyInstance, checks: Record<string, ReadinessCheck>, timeoutMs = 2000) {
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }))
+  app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
+    if (closing) return reply.code(503).send({ status: 'stopping', checks: {} })
+    const results: Record<string, 'ok' | 'failed'> = {}
+    await Promise.all(
+      Object.entries(checks).map(async ([name, check]) => {
+        results[name] = (await withTimeout(check(), timeoutMs).catch(() => false)) ? 'ok' : 'failed'
+      }),
+    )
+    const ready = Object.values(results).every((r) => r === 'ok')
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks: results })
+  })
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('timeout')), ms)
+    p.then(
+      (v) => {
+        clearTimeout(timer)
+        resolve(v)
+      },
+      (e) => {
+        clearTimeout(timer)
+        reject(e)
+      },
+    )
+  })
+}
