@@ -1,0 +1,102 @@
+import type { ColumnType, Generated } from 'kysely'
+
+// Timestamps are ISO strings on both engines; JSON columns are written as text and read with fromJson.
+type Timestamp = string
+type Json = ColumnType<unknown, string, string>
+
+export interface UsersTable {
+  id: string
+  username: string
+  email: string
+  password_hash: string
+  name: string
+  phone: string
+  role: string
+  status: string
+  token_version: Generated<number>
+  token_valid_after: Timestamp | null
+  token_state_seq: Generated<number>
+  last_login: Timestamp | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface AuthSessionsTable {
+  id: string
+  user_id: string
+  status: string
+  token_version: Generated<number>
+  tenant_id: string
+  workspace_id: string
+  user_agent: string
+  client_ip: string
+  device_fingerprint: string
+  refresh_jti: string | null
+  refresh_count: Generated<number>
+  created_at: Timestamp
+  last_seen_at: Timestamp
+  last_refresh_at: Timestamp | null
+  revoked_at: Timestamp | null
+  revoke_reason: string | null
+}
+
+export interface RevokedTokensTable {
+  jti: string
+  user_id: string
+  session_id: string
+  token_use: string
+  expires_at: Timestamp
+  revoked_at: Timestamp
+  revoked_by: string
+  reason: string
+}
+
+export interface AgentsTable {
+  id: string
+  user_id: string
+  tenant_id: string
+  workspace_id: string
+  name: string
+  department: string
+  skills: Json
+  max_concurrent: number
+  status: string
+  rating: number
+  avg_response_time: number
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface CustomersTable {
+  id: string
+  user_id: string
+  tenant_id: string
+  workspace_id: string
+  name: string
+  email: string
+  phone: string
+  source: string
+  tags: Json
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface CustomerNotesTable {
+  id: string
+  customer_id: string
+  tenant_id: string
+  workspace_id: string
+  author_user_id: string
+  content: string
+  created_at: Timestamp
+}
+
+/** Only identity's own tables (ARCHITECTURE.md rule 1). */
+export interface IdentityDatabase {
+  users: UsersTable
+  auth_sessions: AuthSessionsTable
+  revoked_tokens: RevokedTokensTable
+  agents: AgentsTable
+  customers: CustomersTable
+  customer_notes: CustomerNotesTable
+}

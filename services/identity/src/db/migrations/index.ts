@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely'
+import * as m0001 from './20261122_0001_identity.ts'
+
+/** Forward-only, in name order; a new migration is a new file added here. */
+export const migrations: Record<string, Migration> = {
+  '20261122_0001_identity': m0001,
+}
