@@ -1,0 +1,99 @@
+import t from 'tap'
+import { TokenError } from '../src/errors.ts'
+import { issueToken, verifyToken } from '../src/jwt.ts'
+import { buildKeyring, kidOf } from '../src/keyring.ts'
+import { basePayload, craft, input, nowS, SECRET } from './fixtures/tokens.ts'
+
+const keys = buildKeyring(SECRET)
+const access = { expectedUse: 'access' } as const
+
+async function reason(p: Promise<unknown>): Promise<string> {
+  try {
+    await p
+    return 'accepted'
+  } catch (err) {
+    if (!(err instanceof TokenError)) throw err
+    return err.reason
+  }
+}
+
+t.test('issue then verify round-trips normalised claims', async (t) => {
+  const { token, claims } = await issueToken(keys, input(), { ttlSeconds: 600, tokenUse: 'access' })
+  t.match(claims.jti, /^[0-9a-f-]{36}$/)
+  const v = await verifyToken(keys, token, access)
+  t.same(v, claims)
+  t.equal(v.sub, 'u1')
+  const second = await issueToken(keys, input(), { ttlSeconds: 600, tokenUse: 'access' })
+  t.not(second.claims.jti, claims.jti, 'jti unique per token')
+})
+
+t.test('kid header names the current key', async (t) => {
+  const { token } = await issueToken(keys, input(), { ttlSeconds: 60, tokenUse: 'access' })
+  const header = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString())
+  t.same(header, { alg: 'HS256', typ: 'JWT', kid: kidOf(SECRET) })
+  t.match(kidOf(SECRET), /^[0-9a-f]{8}$/)
+})
+
+t.test('token_use must match the expected use', async (t) => {
+  const refresh = await issueToken(keys, input(), { ttlSeconds: 60, tokenUse: 'refresh' })
+  t.equal(await reason(verifyToken(keys, refresh.token, access)), 'TOKEN_WRONG_USE')
+  t.equal((await verifyToken(keys, refresh.token, { expectedUse: 'refresh' })).token_use, 'refresh')
+  const acc = await issueToken(keys, input(), { ttlSeconds: 60, tokenUse: 'access' })
+  t.equal(await reason(verifyToken(keys, acc.token, { expectedUse: 'refresh' })), 'TOKEN_WRONG_USE')
+  const noUse = craft({ alg: 'HS256' }, basePayload({ token_use: undefined }))
+  t.equal(await reason(verifyToken(keys, noUse, access)), 'TOKEN_WRONG_USE', 'missing token_use is no access token')
+})
+
+t.test('time claims', async (t) => {
+  const now = nowS()
+  const expired = craft({ alg: 'HS256' }, basePayload({ iat: now - 100, exp: now - 60 }))
+  t.equal(await reason(verifyToken(keys, expired, access)), 'TOKEN_EXPIRED')
+  const nbf = craft({ alg: 'HS256' }, basePayload({ nbf: now + 60 }))
+  t.equal(await reason(verifyToken(keys, nbf, access)), 'TOKEN_NOT_YET_VALID')
+  const future = craft({ alg: 'HS256' }, basePayload({ iat: now + 120 }))
+  t.equal(await reason(verifyToken(keys, future, access)), 'TOKEN_NOT_YET_VALID')
+  const noExp = craft({ alg: 'HS256' }, basePayload({ exp: undefined }))
+  t.equal(await reason(verifyToken(keys, noExp, access)), 'TOKEN_MISSING_CLAIM')
+  const noIat = craft({ alg: 'HS256' }, basePayload({ iat: undefined }))
+  t.equal(await reason(verifyToken(keys, noIat, access)), 'TOKEN_MISSING_CLAIM')
+  const noJti = craft({ alg: 'HS256' }, basePayload({ jti: undefined }))
+  t.equal(await reason(verifyToken(keys, noJti, access)), 'TOKEN_MISSING_CLAIM')
+  const strExp = craft({ alg: 'HS256' }, basePayload({ exp: String(now + 60) }))
+  t.not(await reason(verifyToken(keys, strExp, access)), 'accepted', 'exp must be numeric in the token itself')
+})
+
+t.test('key rotation: previous keys verify, unknown kid is refused', async (t) => {
+  const old = buildKeyring('old-secret-aaaaaaaaaaaaaaaaaaaaaaaaaaaa')
+  const rotated = buildKeyring(SECRET, ['old-secret-aaaaaaaaaaaaaaaaaaaaaaaaaaaa'])
+  const { token } = await issueToken(old, input(), { ttlSeconds: 60, tokenUse: 'access' })
+  t.equal((await verifyToken(rotated, token, access)).user_id, 'u1', 'old token valid until expiry')
+  t.equal(await reason(verifyToken(keys, token, access)), 'TOKEN_UNKNOWN_KEY', 'dropped key → unknown kid')
+  const noKidOld = craft({ alg: 'HS256' }, basePayload(), 'old-secret-aaaaaaaaaaaaaaaaaaaaaaaaaaaa')
+  t.equal((await verifyToken(rotated, noKidOld, access)).user_id, 'u1', 'no kid: current then previous')
+  const wrongKid = craft({ alg: 'HS256', kid: kidOf(SECRET) }, basePayload(), 'old-secret-aaaaaaaaaaaaaaaaaaaaaaaaaaaa')
+  t.equal(await reason(verifyToken(rotated, wrongKid, access)), 'TOKEN_INVALID', 'named kid: no fallback to others')
+})
+
+t.test('oversized token refused before parsing', async (t) => {
+  const big = craft({ alg: 'HS256' }, basePayload({ pad: 'x'.repeat(9000) }))
+  t.equal(await reason(verifyToken(keys, big, access)), 'TOKEN_TOO_LARGE')
+  t.equal(await reason(verifyToken(keys, 'a'.repeat(100_000), access)), 'TOKEN_TOO_LARGE')
+})
+
+t.test('garbage never escapes as a raw error', async (t) => {
+  for (const junk of ['', 'abc', 'a.b.c', '..', 'e30.e30.', '%%%.%%%.%%%', `${'e30'}.${'bnVsbA'}.x`]) {
+    const r = await reason(verifyToken(keys, junk, access))
+    t.match(r, /^TOKEN_/, JSON.stringify(junk))
+  }
+  const payloadNotObject = craft({ alg: 'HS256' }, [] as unknown as Record<string, unknown>)
+  t.match(await reason(verifyToken(keys, payloadNotObject, access)), /^TOKEN_/)
+})
+
+t.test('legacy claim shapes verify', async (t) => {
+  const legacy = craft(
+    { alg: 'HS256' },
+    basePayload({ sub: undefined, user_id: 42, roles: 'admin', token_version: '3', session_token_version: '2' }),
+  )
+  const c = await verifyToken(keys, legacy, access)
+  t.same([c.sub, c.user_id, c.roles, c.token_version, c.session_token_version], ['42', '42', ['admin'], 3, 2])
+})
