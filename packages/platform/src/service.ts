@@ -1,4 +1,4 @@
-import type { Envelope, Principal } from '@switchboard/contracts'
+import { type Envelope, type Principal, STREAMS } from '@switchboard/contracts'
 import {
   appendOutbox,
   createEventMetrics,
@@ -82,6 +82,8 @@ export async function createService<C extends ServiceBaseConfig>({ config, deps,
         ? await createJetStreamBus({ url: config.bus.url, prefix: config.bus.prefix, logger, metrics: eventMetrics })
         : createMemoryBus({ logger, metrics: eventMetrics }))
     if (!deps.bus) opened.push(() => bus.close())
+    // Every unit publishes audit events and some consume others' streams: all known streams exist before any use.
+    await bus.ensureStreams(Object.entries(STREAMS).map(([name, def]) => ({ name, subjects: def.subjects })))
     const relay: OutboxRelay = createOutboxRelay({ db: database.db, bus, logger, dialect: database.dialect })
     const outbox: Outbox = {
       append: (trx, subject, envelope) => appendOutbox(trx, subject, envelope),

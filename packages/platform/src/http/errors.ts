@@ -64,15 +64,19 @@ function classify(err: FastifyError): { status: number; code: string; message: s
       return { status: 400, code: 'INVALID_JSON', message: 'body is not valid JSON' }
   }
   if (err instanceof SyntaxError) return { status: 400, code: 'INVALID_JSON', message: 'body is not valid JSON' }
-  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500
-  if (status >= 500 && !err.code?.match(/^[A-Z][A-Z0-9_]+$/)) {
-    return { status, code: 'INTERNAL', message: 'internal error' }
-  }
-  return {
-    status,
-    code: err.code && !err.code.startsWith('FST_') ? err.code : errorLabel(status).toUpperCase(),
-    message: err.message,
-  }
+  if (isUniqueViolation(err))
+    return { status: 409, code: 'CONFLICT', message: 'a record with the same key already exists' }
+  const explicit = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500
+  // A 500 is always an unexpected failure: its message may carry internals, so the body never repeats it.
+  if (explicit === 500) return { status: 500, code: 'INTERNAL', message: 'internal error' }
+  const code = err.code && !err.code.startsWith('FST_') ? err.code : errorLabel(explicit).toUpperCase()
+  return { status: explicit, code, message: err.message }
+}
+
+/** Unique-key races the handler did not pre-check are conflicts, not server errors (PostgreSQL 23505, SQLite). */
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; errcode?: string; message?: string }
+  return e.code === '23505' || (typeof e.message === 'string' && e.message.startsWith('UNIQUE constraint failed'))
 }
 
 export function sendError(reply: FastifyReply, status: number, code: string, message: string) {

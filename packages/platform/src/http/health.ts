@@ -11,8 +11,8 @@ export function installHealth(app: FastifyInstance, checks: Record<string, Readi
   app.addHook('preClose', async () => {
     closing = true
   })
-  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }))
-  app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/health', async () => ({ status: 'ok' }))
+  app.get('/ready', async (_request, reply) => {
     if (closing) return reply.code(503).send({ status: 'stopping', checks: {} })
     const results: Record<string, 'ok' | 'failed'> = {}
     await Promise.all(

@@ -37,7 +37,7 @@ export function installMetrics(app: FastifyInstance, metrics: ServiceMetrics, pa
       reply.elapsedTime / 1000,
     )
   })
-  app.get(path, { schema: { hide: true } }, async (_request, reply) => {
+  app.get(path, async (_request, reply) => {
     reply.header('content-type', metrics.registry.contentType)
     return metrics.registry.metrics()
   })

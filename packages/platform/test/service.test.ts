@@ -1,0 +1,154 @@
+import { signInternalPrincipal } from '@switchboard/auth'
+import { PRINCIPAL_HEADER, type Principal } from '@switchboard/contracts'
+import { createMemoryBus, type Delivery } from '@switchboard/events'
+import { engineUrls, uniqueId } from '@switchboard/testing'
+import type { FastifyPluginAsync } from 'fastify'
+import type { Kysely } from 'kysely'
+import pg from 'pg'
+import t from 'tap'
+import { CommonErrors, createRootLogger, createService, withPrincipal } from '../src/index.ts'
+
+const secret = 'internal-secret-for-tests-0123456789'
+const logger = createRootLogger({ level: 'silent' })
+
+const migrations = {
+  '20261122_0001_items': {
+    up: async (db: Kysely<any>) => {
+      await db.schema
+        .createTable('items')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .execute()
+    },
+  },
+}
+
+const routes: FastifyPluginAsync = async (app) => {
+  app.post('/api/items', async (request, reply) => {
+    const { id } = request.body as { id: string }
+    if (!id) throw new CommonErrors.BadRequest('body.id is required')
+    await app.db.insertInto('items').values({ id }).execute()
+    request.audit.resource_id = id
+    request.audit.after = { id, api_key: 'k-123' }
+    return reply.code(201).send({ id })
+  })
+  app.get('/api/items/:id', async (request) => {
+    const { id } = request.params as { id: string }
+    const row = await app.db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst()
+    if (!row) throw new CommonErrors.NotFound('item')
+    return row
+  })
+}
+
+const principal: Principal = {
+  user_id: 'u1',
+  kind: 'admin',
+  roles: ['admin'],
+  permissions: ['*'],
+  tenant_id: 'acme',
+  workspace_id: 'support',
+  session_id: 's1',
+  jti: 'j1',
+  token_tenant_id: 'acme',
+  token_workspace_id: 'support',
+}
+
+for (const mode of ['postgres', 'sqlite'] as const) {
+  t.test(`service infrastructure on ${mode}`, async (t) => {
+    const schema = uniqueId('platform')
+    const bus = createMemoryBus({ logger })
+    const audits: Delivery[] = []
+    await bus.ensureStreams([{ name: 'AUDIT', subjects: ['audit.>'] }])
+    await bus.subscribe('audit.>', async (d) => {
+      audits.push(d)
+    })
+    const app = await createService({
+      config: {
+        service: 'items',
+        host: '127.0.0.1',
+        port: 0,
+        log_level: 'silent',
+        environment: 'test',
+        internal_secret: secret,
+        body_limit_bytes: 1024,
+        database:
+          mode === 'postgres'
+            ? { driver: 'postgres', url: engineUrls().databaseUrl, schema, pool_max: 2 }
+            : { driver: 'sqlite', file: ':memory:' },
+        cache: { driver: 'memory', prefix: `${schema}:` },
+        bus: { driver: 'memory' },
+      },
+      deps: { logger, bus },
+      migrations,
+    })
+    app.register(withPrincipal(secret, routes))
+    await app.ready()
+    t.teardown(async () => {
+      await app.close()
+      await bus.close()
+      if (mode === 'postgres') {
+        const c = new pg.Client({ connectionString: engineUrls().databaseUrl })
+        await c.connect()
+        await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+        await c.end()
+      }
+    })
+    const token = await signInternalPrincipal(secret, principal)
+    const headers = { [PRINCIPAL_HEADER]: token, 'x-request-id': 'req-abc' }
+
+    const health = await app.inject({ url: '/health' })
+    t.equal(health.statusCode, 200)
+    const ready = await app.inject({ url: '/ready' })
+    t.equal(ready.statusCode, 200)
+    t.same(ready.json().checks, { database: 'ok', cache: 'ok', bus: 'ok' })
+
+    const anonymous = await app.inject({ method: 'POST', url: '/api/items', payload: { id: 'a' } })
+    t.equal(anonymous.statusCode, 401, 'no principal → 401')
+    t.equal(anonymous.json().code, 'PRINCIPAL_REQUIRED')
+
+    const created = await app.inject({ method: 'POST', url: '/api/items', payload: { id: 'a' }, headers })
+    t.equal(created.statusCode, 201)
+    t.equal(created.headers['x-request-id'], 'req-abc', 'request id echoed')
+
+    const missing = await app.inject({ url: '/api/items/zzz', headers })
+    t.equal(missing.statusCode, 404)
+    t.same(Object.keys(missing.json()).sort(), ['code', 'error', 'message', 'request_id'])
+
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/api/items',
+      payload: '{nope',
+      headers: { ...headers, 'content-type': 'application/json' },
+    })
+    t.equal(bad.statusCode, 400)
+    t.equal(bad.json().code, 'INVALID_JSON')
+
+    const big = await app.inject({ method: 'POST', url: '/api/items', payload: { id: 'x'.repeat(5000) }, headers })
+    t.equal(big.statusCode, 413)
+
+    const dup = await app.inject({ method: 'POST', url: '/api/items', payload: { id: 'a' }, headers })
+    t.equal(dup.statusCode, 409, 'a unique-key race is a conflict, not a 500')
+    t.notMatch(dup.json().message, /items|constraint/i, 'internals are not leaked')
+
+    const metrics = await app.inject({ url: '/metrics' })
+    t.match(metrics.body, /http_request_duration_seconds_bucket\{.*route="\/api\/items"/)
+
+    // audit events: one per write that reached the service, success or not
+    const deadline = Date.now() + 3000
+    while (audits.length < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    const records = audits.map((d) => d.envelope.data as Record<string, any>)
+    const ok = records.find((r) => r.status_code === 201)
+    t.ok(ok, 'successful write audited')
+    t.equal(ok?.action, 'items.create')
+    t.equal(ok?.resource_id, 'a')
+    t.same(ok?.after_json, { id: 'a', api_key: '[REDACTED]' }, 'secrets masked')
+    t.equal(audits.find((d) => (d.envelope.data as any).status_code === 201)?.envelope.tenant_id, 'acme')
+    t.ok(
+      records.some((r) => r.status_code === 409 && r.success === false),
+      'failed write audited with success=false',
+    )
+    t.ok(
+      records.some((r) => r.status_code === 413 && r.success === false),
+      'too-large write audited',
+    )
+  })
+}

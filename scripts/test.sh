@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# `npm test`: lint, type check and every test tier (unit, service integration on PostgreSQL/Redis/NATS and on
+# SQLite/in-memory, end to end through the gateway in both run modes). Ends with a plain `N passed, N failed`.
+# Runs under scripts/toolchain.sh, so node is v24 and pnpm is on PATH.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+mkdir -p .tap
+passed=0
+failed=0
+step() { # name, command...
+  local name="$1"; shift
+  echo "== $name"
+  if "$@"; then passed=$((passed + 1)); echo "ok - $name"; else failed=$((failed + 1)); echo "not ok - $name"; fi
+}
+
+# The real engines every integration tier needs. A tier that cannot run says so loudly and counts as failed.
+eval "$(node scripts/engines.ts)"
+if [ -n "${ENGINES_DOWN:-}" ]; then
+  echo "!!!! ENGINES UNREACHABLE: $ENGINES_DOWN — the integration and end-to-end tiers cannot pass without them." >&2
+  echo "!!!! Start them (see README, 'Engines') or point DATABASE_URL / REDIS_URL / NATS_URL at running ones." >&2
+fi
+
+step "lint (biome)" npx biome check .
+step "type check (tsc --noEmit)" npx tsc --noEmit -p .
+
+# tap rebuilds its plugin set when .taprc changes it; do it before the run so the first run is not the build.
+npx tap build >/dev/null 2>&1 || true
+mapfile -t files < <(find packages services gateway test-e2e -path '*/node_modules' -prune -o -name '*.test.ts' -print | sort)
+if [ "${#files[@]}" -eq 0 ]; then
+  echo "no test files found" >&2
+  failed=$((failed + 1))
+else
+  echo "== tap: ${#files[@]} test files"
+  npx tap --reporter=tap "${files[@]}" "$@" 2>&1 | tee .tap/output.tap | node scripts/tap-summary.ts
+  summary="$(grep -E '^# \{ total:' .tap/output.tap | tail -1)"
+  tap_pass="$(sed -nE 's/.*pass: ([0-9]+).*/\1/p' <<<"$summary")"
+  tap_fail="$(sed -nE 's/.*fail: ([0-9]+).*/\1/p' <<<"$summary")"
+  if [ -z "$summary" ]; then
+    echo "tap printed no summary (crashed?)" >&2
+    failed=$((failed + 1))
+  fi
+  passed=$((passed + ${tap_pass:-0}))
+  failed=$((failed + ${tap_fail:-0}))
+fi
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
