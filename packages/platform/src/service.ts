@@ -17,6 +17,7 @@ import type { ServiceBaseConfig } from './config.ts'
 import { createDatabase, type Dialect, migrateToLatest } from './db/database.ts'
 import { createApp } from './http/app.ts'
 import { installAudit } from './http/audit.ts'
+import { createMetrics } from './http/metrics.ts'
 import { requirePrincipal } from './http/principal.ts'
 import type { Logger } from './logger.ts'
 
@@ -59,7 +60,10 @@ export interface ServiceOptions<C extends ServiceBaseConfig> {
  */
 export async function createService<C extends ServiceBaseConfig>({ config, deps, migrations }: ServiceOptions<C>) {
   const logger = deps.logger
-  const database = await createDatabase<any>(config.database, logger)
+  const metrics = createMetrics(config.service)
+  const database = await createDatabase<any>(config.database, logger, {
+    onQuery: (e) => metrics.dbQueries.inc({ outcome: e.failed ? 'failed' : 'ok' }),
+  })
   const opened: Array<() => Promise<unknown>> = [() => database.close()]
   try {
     await migrateToLatest(database.db, { ...eventsMigrations, ...migrations }, logger)
@@ -69,6 +73,7 @@ export async function createService<C extends ServiceBaseConfig>({ config, deps,
       service: config.service,
       logger,
       bodyLimit: config.body_limit_bytes,
+      metrics,
       readiness: {
         database: () => database.ping(),
         cache: () => cache.ping(),

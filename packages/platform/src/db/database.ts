@@ -1,4 +1,4 @@
-import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import { Kysely, type LogEvent, type Migration, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config.ts'
 import type { Logger } from '../logger.ts'
@@ -28,10 +28,22 @@ const pgTypes = {
 }
 
 /** Opens this service's own store: a PostgreSQL schema (created if missing) or a SQLite file. */
-export async function createDatabase<DB>(config: DatabaseConfig, logger: Logger): Promise<Database<DB>> {
+export interface DatabaseOptions {
+  /** called once per executed query (feeds `db_queries_total`, so a benchmark can show a path makes none) */
+  onQuery?: (event: { durationMs: number; failed: boolean }) => void
+}
+
+export async function createDatabase<DB>(
+  config: DatabaseConfig,
+  logger: Logger,
+  opts: DatabaseOptions = {},
+): Promise<Database<DB>> {
+  const log = opts.onQuery
+    ? (event: LogEvent) => opts.onQuery?.({ durationMs: event.queryDurationMillis, failed: event.level === 'error' })
+    : undefined
   if (config.driver === 'sqlite') {
     const handle = openSqlite(config.file)
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: handle }) })
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: handle }), log })
     return {
       db,
       dialect: 'sqlite',
@@ -60,7 +72,7 @@ export async function createDatabase<DB>(config: DatabaseConfig, logger: Logger)
     types: pgTypes,
   })
   pool.on('error', (err) => logger.warn({ err }, 'idle database client failed'))
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log })
   return {
     db,
     dialect: 'postgres',

@@ -5,6 +5,7 @@ export interface ServiceMetrics {
   registry: Registry
   httpDuration: Histogram<'method' | 'route' | 'status'>
   errorsTotal: Counter<'severity' | 'category' | 'module'>
+  dbQueries: Counter<'outcome'>
 }
 
 /** One registry per service instance, labelled with the service name; nothing global. */
@@ -25,7 +26,13 @@ export function createMetrics(service: string, opts: { defaultMetrics?: boolean 
     labelNames: ['severity', 'category', 'module'] as const,
     registers: [registry],
   })
-  return { registry, httpDuration, errorsTotal }
+  const dbQueries = new Counter({
+    name: 'db_queries_total',
+    help: 'Database queries executed by this service instance',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  })
+  return { registry, httpDuration, errorsTotal, dbQueries }
 }
 
 /** `GET /metrics` and the per-route histogram (route template, never the raw URL). */
