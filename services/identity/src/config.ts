@@ -1,0 +1,147 @@
+import { type Static, Type } from '@sinclair/typebox'
+import { baseConfigFromEnv, parseConfig, ServiceBaseConfig, secretFromEnv } from '@switchboard/platform'
+
+export const DEFAULT_PORT = 8101
+
+/** Spec "Limits", security.session_risk: the example values are the defaults. */
+export const SessionRiskPolicy = Type.Object({
+  hot_refresh_window_minutes: Type.Integer({ minimum: 1, default: 10 }),
+  recent_refresh_window_minutes: Type.Integer({ minimum: 1, default: 30 }),
+  today_refresh_window_hours: Type.Integer({ minimum: 1, default: 24 }),
+  rapid_change_window_hours: Type.Integer({ minimum: 1, default: 12 }),
+  stale_activity_window_days: Type.Integer({ minimum: 1, default: 14 }),
+  multi_public_ip_threshold: Type.Integer({ minimum: 1, default: 2 }),
+  many_sessions_threshold: Type.Integer({ minimum: 1, default: 3 }),
+  hot_refresh_family_threshold: Type.Integer({ minimum: 1, default: 2 }),
+  medium_risk_score: Type.Integer({ minimum: 0, default: 2 }),
+  high_risk_score: Type.Integer({ minimum: 0, default: 4 }),
+})
+export type SessionRiskPolicy = Static<typeof SessionRiskPolicy>
+
+/** security.session_risk_profiles.{environment}: the keys an environment profile may override. */
+export const SessionRiskProfile = Type.Partial(
+  Type.Pick(SessionRiskPolicy, [
+    'hot_refresh_window_minutes',
+    'recent_refresh_window_minutes',
+    'rapid_change_window_hours',
+    'stale_activity_window_days',
+    'high_risk_score',
+  ]),
+)
+export type SessionRiskProfile = Static<typeof SessionRiskProfile>
+
+export const SessionIpIntelligence = Type.Object({
+  enabled: Type.Boolean({ default: false }),
+  /** `{ip}` is replaced by the client address */
+  base_url: Type.String({ default: '' }),
+  api_key: Type.String({ default: '' }),
+  auth_header: Type.String({ default: 'Authorization' }),
+  timeout_ms: Type.Integer({ minimum: 1, maximum: 60_000, default: 1500 }),
+})
+export type SessionIpIntelligence = Static<typeof SessionIpIntelligence>
+
+export const IdentityOwnConfig = Type.Object({
+  jwt: Type.Object({
+    secret: Type.String({ minLength: 1 }),
+    /** verify-only keys after a rotation (JWT_PREVIOUS_SECRETS) */
+    previous_secrets: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
+    access_ttl_seconds: Type.Integer({ minimum: 900, maximum: 86_400, default: 3600 }),
+    refresh_ttl_seconds: Type.Integer({ minimum: 60, maximum: 90 * 86_400, default: 7 * 86_400 }),
+  }),
+  /** argon2id costs; the defaults are OWASP's minimum for argon2id (19 MiB, 2 passes, 1 lane) */
+  passwords: Type.Object({
+    memory_cost_kib: Type.Integer({ minimum: 8, default: 19_456 }),
+    time_cost: Type.Integer({ minimum: 1, default: 2 }),
+    parallelism: Type.Integer({ minimum: 1, maximum: 16, default: 1 }),
+  }),
+  security: Type.Object({
+    refresh_reuse_revokes_session: Type.Boolean({ default: false }),
+    session_risk: SessionRiskPolicy,
+    session_risk_profiles: Type.Record(Type.String(), SessionRiskProfile, { default: {} }),
+    session_ip_intelligence: SessionIpIntelligence,
+    /** peers whose X-Forwarded-For is believed (the gateway); CIDRs */
+    trusted_proxies: Type.Array(Type.String(), { default: ['127.0.0.0/8', '::1/128'] }),
+  }),
+  seed: Type.Object({
+    /** seed the demo tenant on start (the embedded default turns it on) */
+    enabled: Type.Boolean({ default: false }),
+    admin_username: Type.String({ minLength: 1, default: 'admin' }),
+    /** empty: a random one is generated and logged once */
+    admin_password: Type.String({ default: '' }),
+    agent_username: Type.String({ minLength: 1, default: 'agent' }),
+    agent_password: Type.String({ default: '' }),
+  }),
+  workers: Type.Object({
+    denylist_cleanup_interval_seconds: Type.Integer({ minimum: 1, default: 300 }),
+  }),
+})
+
+export const IdentityConfig = Type.Composite([ServiceBaseConfig, IdentityOwnConfig])
+export type IdentityConfig = Static<typeof IdentityConfig>
+
+function list(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined
+  return value
+    .split(/[,\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean)
+}
+
+function json(env: NodeJS.ProcessEnv, name: string): unknown {
+  const text = env[name]
+  if (text === undefined || text.trim() === '') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    // parseConfig reports the path; a string where an object belongs names the variable's key.
+    return `invalid JSON in ${name}`
+  }
+}
+
+const riskKeys = Object.keys(SessionRiskPolicy.properties) as Array<keyof SessionRiskPolicy>
+
+/** Pure: the environment in, a checked config out (or a ConfigError listing every problem). */
+export function loadConfig(env: NodeJS.ProcessEnv): IdentityConfig {
+  const sessionRisk: Record<string, string | undefined> = {}
+  for (const k of riskKeys) sessionRisk[k] = env[`SESSION_RISK_${k.toUpperCase()}`]
+  return parseConfig(IdentityConfig, {
+    ...baseConfigFromEnv(env, 'identity', DEFAULT_PORT),
+    jwt: {
+      secret: secretFromEnv(env, 'JWT_SECRET') ?? '',
+      previous_secrets: list(secretFromEnv(env, 'JWT_PREVIOUS_SECRETS')),
+      access_ttl_seconds: env.JWT_ACCESS_TTL_SECONDS,
+      refresh_ttl_seconds: env.JWT_REFRESH_TTL_SECONDS,
+    },
+    passwords: {
+      memory_cost_kib: env.ARGON2_MEMORY_COST_KIB,
+      time_cost: env.ARGON2_TIME_COST,
+      parallelism: env.ARGON2_PARALLELISM,
+    },
+    security: {
+      refresh_reuse_revokes_session: env.REFRESH_REUSE_REVOKES_SESSION,
+      session_risk: sessionRisk,
+      session_risk_profiles: json(env, 'SESSION_RISK_PROFILES_JSON'),
+      session_ip_intelligence: {
+        enabled: env.SESSION_IP_INTELLIGENCE_ENABLED,
+        base_url: env.SESSION_IP_INTELLIGENCE_BASE_URL,
+        api_key: secretFromEnv(env, 'SESSION_IP_INTELLIGENCE_API_KEY'),
+        auth_header: env.SESSION_IP_INTELLIGENCE_AUTH_HEADER,
+        timeout_ms: env.SESSION_IP_INTELLIGENCE_TIMEOUT_MS,
+      },
+      trusted_proxies: list(env.TRUSTED_PROXIES),
+    },
+    seed: {
+      enabled: env.SEED_DEMO,
+      admin_username: env.ADMIN_USERNAME || undefined,
+      admin_password: secretFromEnv(env, 'ADMIN_PASSWORD'),
+      agent_username: env.AGENT_USERNAME || undefined,
+      agent_password: secretFromEnv(env, 'AGENT_PASSWORD'),
+    },
+    workers: { denylist_cleanup_interval_seconds: env.DENYLIST_CLEANUP_INTERVAL_SECONDS },
+  })
+}
+
+/** The session-risk policy for the configured server.environment (profile over base). */
+export function sessionRiskPolicyFor(config: Pick<IdentityConfig, 'security' | 'environment'>): SessionRiskPolicy {
+  return { ...config.security.session_risk, ...(config.security.session_risk_profiles[config.environment] ?? {}) }
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto'
+import { type Claims, expandPermissions, issueToken, type Keyring, verifyToken } from '@switchboard/auth'
+import type { PrincipalKind } from '@switchboard/contracts'
+import type { Binding } from '../db/bindings.repository.ts'
+import type { SessionRow } from '../db/sessions.repository.ts'
+import { type UserRow, userView } from '../db/users.repository.ts'
+
+export interface TokenTtls {
+  access_ttl_seconds: number
+  refresh_ttl_seconds: number
+}
+
+/**
+ * An explicit principal_kind only where the role alone would say something else: a staff user signed in
+ * through a customer binding acts as an end user in that scope, with no staff permissions.
+ */
+export function principalKindOverride(role: string, binding: Pick<Binding, 'kind'> | undefined): PrincipalKind | undefined {
+  if (binding?.kind === 'customer' && (role === 'admin' || role === 'agent')) return 'end_user'
+  return undefined
+}
+
+export interface IssueInput {
+  user: UserRow
+  session: SessionRow
+  /** the jti the session row already records as its current refresh token */
+  refreshJti: string
+  principalKind?: PrincipalKind | undefined
+  now?: number
+}
+
+/** Access and refresh token of one session; both carry the session's current token_version. */
+export async function issueTokenPair(keys: Keyring, ttls: TokenTtls, input: IssueInput) {
+  const { user, session } = input
+  const roles = [user.role]
+  const base = {
+    user_id: user.id,
+    token_version: Number(user.token_version),
+    session_id: session.id,
+    session_token_version: Number(session.token_version),
+    roles,
+    tenant_id: session.tenant_id,
+    workspace_id: session.workspace_id,
+    ...(input.principalKind ? { principal_kind: input.principalKind } : {}),
+  }
+  const permissions = input.principalKind === 'end_user' ? [] : expandPermissions(roles)
+  const now = input.now === undefined ? {} : { now: input.now }
+  const access = await issueToken(
+    keys,
+    { ...base, permissions },
+    { ttlSeconds: ttls.access_ttl_seconds, tokenUse: 'access', ...now },
+  )
+  // The refresh token carries no permissions: it is never accepted as an access token (token_use).
+  const refresh = await issueToken(
+    keys,
+    { ...base, jti: input.refreshJti },
+    { ttlSeconds: ttls.refresh_ttl_seconds, tokenUse: 'refresh', ...now },
+  )
+  return {
+    access,
+    refresh,
+    response: {
+      token: access.token,
+      expires_in: ttls.access_ttl_seconds,
+      refresh_token: refresh.token,
+      refresh_expires_in: ttls.refresh_ttl_seconds,
+      token_type: 'Bearer' as const,
+      user: userView(user),
+    },
+  }
+}
+
+export const newJti = () => randomUUID()
+
+/** Signature, algorithm, expiry and token_use=refresh; the database checks come after (tokens.service). */
+export function verifyRefreshToken(keys: Keyring, token: string): Promise<Claims> {
+  return verifyToken(keys, token, { expectedUse: 'refresh' })
+}
+
+/**
+ * The token-acceptance rules of the spec ("Authentication" 7, 8) for a refresh token against the database
+ * state. Returns the refusal reason, or undefined when the token is acceptable; re-use is reported apart.
+ */
+export function refreshRefusal(
+  claims: Claims,
+  user: UserRow | undefined,
+  session: SessionRow | undefined,
+  denied: boolean,
+): 'reused' | string | undefined {
+  if (!user || !session || session.user_id !== user.id || claims.sub !== user.id) return 'unknown session'
+  if (denied) return 'token is revoked'
+  if (user.status !== 'active') return 'user is not active'
+  if (claims.token_version < Number(user.token_version)) return 'token version is outdated'
+  if (user.token_valid_after && claims.iat * 1000 < Date.parse(user.token_valid_after)) {
+    return 'token was issued before the user revoke'
+  }
+  if (session.status !== 'active') return 'auth session is revoked'
+  if (claims.session_token_version < Number(session.token_version) || claims.jti !== session.refresh_jti) return 'reused'
+  if (claims.session_token_version !== Number(session.token_version)) return 'session version mismatch'
+  return undefined
+}
