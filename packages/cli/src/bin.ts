@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+import { Command } from 'commander'
+import { registerBaseline } from './commands/baseline.ts'
+import { registerDlq } from './commands/dlq.ts'
+import { registerRun } from './commands/run.ts'
+import { registerToken } from './commands/token.ts'
+
+const program = new Command('switchboard')
+  .description('Switchboard: run it (embedded or fleet) and operate it')
+  .showHelpAfterError()
+registerRun(program)
+registerDlq(program)
+registerToken(program)
+registerBaseline(program)
+
+try {
+  await program.parseAsync(process.argv)
+} catch (err) {
+  process.stderr.write(`switchboard: ${(err as Error).message}\n`)
+  process.exitCode = 1
+}

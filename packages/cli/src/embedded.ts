@@ -1,0 +1,125 @@
+import { mkdirSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { createMemoryBus, type EventBus } from '@switchboard/events'
+import { type Cache, createCache, createRootLogger, type Logger } from '@switchboard/platform'
+import { type ResolvedSecret, randomSecret, resolveSecret } from './secrets.ts'
+import { type DemoSeed, seedWithIdentity } from './seed.ts'
+import { loadUnit, SERVICES, type ServiceName, UNITS, type UnitApp } from './units.ts'
+
+export interface EmbeddedOptions {
+  /** the gateway's port (0 picks a free one) */
+  port?: number
+  /** the gateway's interface; services always listen on loopback */
+  host?: string
+  /** SQLite files (one per service) and generated secrets */
+  dataDir?: string
+  /** read for JWT_SECRET[_FILE], INTERNAL_SECRET[_FILE], ADMIN_USERNAME/PASSWORD and every unit's own settings */
+  env?: NodeJS.ProcessEnv
+  logger?: Logger
+  /** seed the demo tenant (default true) */
+  seed?: boolean
+}
+
+export interface EmbeddedSystem {
+  /** the gateway's base URL */
+  url: string
+  /** each service's own loopback address */
+  serviceUrls: Record<ServiceName, string>
+  /** tenant, workspace and the accounts the seed made (or found) */
+  seeded: DemoSeed | undefined
+  secrets: { jwt: ResolvedSecret; internal: ResolvedSecret }
+  dataDir: string
+  /** the one in-process bus every unit shares */
+  bus: EventBus
+  cache: Cache
+  /** gateway first (stop taking requests), then the services, then the bus and cache */
+  close(): Promise<void>
+}
+
+/** Settings the embedded mode decides for every unit; anything else in `env` passes through. */
+function unitEnv(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  secrets: { jwt: string; internal: string },
+): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {
+    ...env,
+    DB_DRIVER: 'sqlite',
+    DATA_DIR: dataDir,
+    CACHE_DRIVER: 'memory',
+    BUS_DRIVER: 'memory',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    JWT_SECRET: secrets.jwt,
+    INTERNAL_SECRET: secrets.internal,
+  }
+  // Resolved above; a leftover *_FILE would win over the value we hand every unit.
+  for (const k of ['JWT_SECRET_FILE', 'INTERNAL_SECRET_FILE', 'SQLITE_FILE']) delete out[k]
+  return out
+}
+
+function addressOf(app: UnitApp): string {
+  const addr = app.server.address() as { address: string; port: number; family: string } | string | null
+  if (!addr || typeof addr === 'string') throw new Error('unit is not listening on TCP')
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address
+  return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`
+}
+
+/**
+ * The embedded default: the gateway and every service in this process, each Fastify instance on its own
+ * loopback port and the gateway calling them over HTTP as in production; SQLite files under `dataDir`,
+ * one in-memory cache and one in-process bus shared by every unit.
+ */
+export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<EmbeddedSystem> {
+  const env = opts.env ?? process.env
+  const dataDir = resolve(opts.dataDir ?? env.DATA_DIR ?? './data')
+  mkdirSync(dataDir, { recursive: true })
+  const logger = opts.logger ?? createRootLogger({ level: env.LOG_LEVEL ?? 'info' })
+  const secrets = {
+    jwt: resolveSecret(env, 'JWT_SECRET', dataDir),
+    // 32 bytes is ample and satisfies the services' minimum length.
+    internal: resolveSecret(env, 'INTERNAL_SECRET', dataDir, () => randomSecret(32)),
+  }
+  const shared = unitEnv(env, dataDir, { jwt: secrets.jwt.value, internal: secrets.internal.value })
+  const bus = createMemoryBus({ logger: logger.child({ unit: 'bus' }) })
+  const cache = createCache({ driver: 'memory', prefix: env.CACHE_PREFIX ?? 'sb:' })
+  const started: UnitApp[] = []
+  const closeAll = async () => {
+    // started holds services first and the gateway last: closing in reverse stops the entry point first.
+    for (const app of started.reverse()) await app.close().catch((err) => logger.warn({ err }, 'close failed'))
+    started.length = 0
+    await bus.close().catch(() => {})
+    await cache.close().catch(() => {})
+  }
+  try {
+    const serviceUrls = {} as Record<ServiceName, string>
+    const upstreams: NodeJS.ProcessEnv = {}
+    const apps = {} as Record<ServiceName, UnitApp>
+    for (const name of SERVICES) {
+      const unit = await loadUnit(name)
+      const config = unit.loadConfig(shared)
+      const app = await unit.build(config, { logger: logger.child({ service: name }), bus, cache })
+      started.push(app)
+      apps[name] = app
+      await app.listen({ host: '127.0.0.1', port: 0 })
+      serviceUrls[name] = addressOf(app)
+      upstreams[UNITS[name].upstreamEnv!] = serviceUrls[name]
+    }
+    const gateway = await loadUnit('gateway')
+    const gatewayConfig = gateway.loadConfig({
+      ...shared,
+      ...upstreams,
+      HOST: opts.host ?? env.HOST ?? '127.0.0.1',
+      PORT: String(opts.port ?? env.PORT ?? 8080),
+    })
+    const gatewayApp = await gateway.build(gatewayConfig, { logger: logger.child({ service: 'gateway' }), bus, cache })
+    started.push(gatewayApp)
+    await gatewayApp.listen({ host: opts.host ?? env.HOST ?? '127.0.0.1', port: opts.port ?? Number(env.PORT ?? 8080) })
+    const url = addressOf(gatewayApp)
+    const seeded = opts.seed === false ? undefined : await seedWithIdentity(apps.identity, { env, logger })
+    return { url, serviceUrls, seeded, secrets, dataDir, bus, cache, close: closeAll }
+  } catch (err) {
+    await closeAll()
+    throw err
+  }
+}

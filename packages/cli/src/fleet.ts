@@ -1,0 +1,163 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { dirname, join, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { createRootLogger, type Logger } from '@switchboard/platform'
+import { portRange, waitForOk } from './ports.ts'
+import { resolveSecret } from './secrets.ts'
+import { type DemoSeed, seedOneOff } from './seed.ts'
+import { SERVICES, type ServiceName, UNITS, type UnitName } from './units.ts'
+
+/** The repository root (this file is packages/cli/src/fleet.ts). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+
+export interface FleetOptions {
+  /** replicas of each service (default 1) */
+  replicas?: number
+  /** gateway replicas (default: same as replicas) */
+  gatewayReplicas?: number
+  /** first gateway port (default PORT or 8080); 0 picks free ports */
+  port?: number
+  /** first service port (default 8101); service k's replicas take ports first + k*replicas + i; 0 picks free ports */
+  servicePort?: number
+  /** base environment for every child (DATABASE_URL, REDIS_URL, NATS_URL, JWT_SECRET, …) */
+  env?: NodeJS.ProcessEnv
+  /** isolates this fleet: DB schemas `<ns>_<service>`, Redis prefix `<ns>:`, NATS prefix `<ns>` */
+  namespace?: string
+  /** where a generated JWT/internal secret is kept when none is given (default DATA_DIR or ./data) */
+  dataDir?: string
+  /** each child's output line, already prefixed; default: written to this process's stdout */
+  output?: (line: string, unit: string) => void
+  logger?: Logger
+  seed?: boolean
+  readyTimeoutMs?: number
+}
+
+export interface FleetChild {
+  unit: UnitName
+  /** `identity.1`, `gateway.2`, … */
+  name: string
+  url: string
+  process: ChildProcess
+}
+
+export interface Fleet {
+  gatewayUrls: string[]
+  serviceUrls: Record<ServiceName, string[]>
+  children: FleetChild[]
+  namespace: string | undefined
+  /** the environment every child got, plus, per service, DB_SCHEMA (see `unitEnv`) */
+  env: NodeJS.ProcessEnv
+  unitEnv(unit: UnitName): NodeJS.ProcessEnv
+  seeded: DemoSeed | undefined
+  /** SIGTERM to the gateways, then the services; SIGKILL to anything still alive after the grace period */
+  close(): Promise<void>
+}
+
+/** Per-unit isolation settings derived from the namespace (or the plain defaults without one). */
+export function namespaced(env: NodeJS.ProcessEnv, unit: UnitName, namespace: string | undefined): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {}
+  const schema = unit.replaceAll('-', '_')
+  if (namespace) {
+    out.DB_SCHEMA = `${namespace}_${schema}`
+    out.CACHE_PREFIX = `${namespace}:`
+    out.NATS_PREFIX = namespace
+  } else {
+    out.DB_SCHEMA = env.DB_SCHEMA_PREFIX ? `${env.DB_SCHEMA_PREFIX}${schema}` : schema
+  }
+  return out
+}
+
+function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((done) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
+    child.once('exit', () => {
+      clearTimeout(timer)
+      done()
+    })
+    child.kill('SIGTERM')
+  })
+}
+
+/**
+ * `npm run fleet`: one child process per service replica and per gateway replica (`node <unit>/src/main.ts`)
+ * on PostgreSQL, Redis and NATS JetStream; the gateway's UPSTREAM_<SERVICE> lists every replica. Resolves
+ * once every child answers /ready and the demo tenant is seeded.
+ */
+export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
+  const base = opts.env ?? process.env
+  const replicas = opts.replicas ?? 1
+  const gatewayReplicas = opts.gatewayReplicas ?? replicas
+  const namespace = opts.namespace
+  const logger = opts.logger ?? createRootLogger({ level: base.LOG_LEVEL ?? 'info' })
+  const dataDir = resolve(opts.dataDir ?? base.DATA_DIR ?? './data')
+  const output = opts.output ?? ((line: string) => process.stdout.write(`${line}\n`))
+  const env: NodeJS.ProcessEnv = {
+    ...base,
+    DB_DRIVER: 'postgres',
+    DATABASE_URL: base.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    REDIS_URL: base.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    NATS_URL: base.NATS_URL ?? 'nats://127.0.0.1:4222',
+    JWT_SECRET: resolveSecret(base, 'JWT_SECRET', dataDir).value,
+    INTERNAL_SECRET: resolveSecret(base, 'INTERNAL_SECRET', dataDir).value,
+  }
+  for (const k of ['JWT_SECRET_FILE', 'INTERNAL_SECRET_FILE', 'CACHE_DRIVER', 'BUS_DRIVER', 'SQLITE_FILE'])
+    delete env[k]
+  const unitEnv = (unit: UnitName): NodeJS.ProcessEnv => ({ ...env, ...namespaced(base, unit, namespace) })
+
+  const servicePorts = await portRange(opts.servicePort ?? 8101, SERVICES.length * replicas)
+  const gatewayPorts = await portRange(opts.port ?? Number(base.PORT ?? 8080), gatewayReplicas)
+  const serviceUrls = {} as Record<ServiceName, string[]>
+  SERVICES.forEach((s, k) => {
+    serviceUrls[s] = servicePorts.slice(k * replicas, (k + 1) * replicas).map((p) => `http://127.0.0.1:${p}`)
+  })
+  const gatewayUrls = gatewayPorts.map((p) => `http://127.0.0.1:${p}`)
+  const upstreams: NodeJS.ProcessEnv = {}
+  for (const s of SERVICES) upstreams[UNITS[s].upstreamEnv!] = serviceUrls[s].join(',')
+
+  const children: FleetChild[] = []
+  const exits = new Map<string, string>()
+  const spawnUnit = (unit: UnitName, index: number, url: string, extra: NodeJS.ProcessEnv) => {
+    const name = `${unit}.${index + 1}`
+    const port = new URL(url).port
+    const child = spawn(process.execPath, [join(REPO_ROOT, UNITS[unit].dir, 'src/main.ts')], {
+      cwd: REPO_ROOT,
+      env: { ...unitEnv(unit), ...extra, HOST: '127.0.0.1', PORT: port, REPLICA_ID: name },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const pad = name.padEnd(10)
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream! }).on('line', (line) => output(`${pad}| ${line}`, name))
+    }
+    child.once('exit', (code, signal) => exits.set(name, `exited (${signal ?? code})`))
+    children.push({ unit, name, url, process: child })
+  }
+
+  let closing: Promise<void> | undefined
+  const close = () => {
+    closing ??= (async () => {
+      const gateways = children.filter((c) => c.unit === 'gateway')
+      const services = children.filter((c) => c.unit !== 'gateway')
+      await Promise.all(gateways.map((c) => stopChild(c.process, 10_000)))
+      await Promise.all(services.map((c) => stopChild(c.process, 10_000)))
+    })()
+    return closing
+  }
+
+  try {
+    for (const s of SERVICES) {
+      for (const [i, url] of serviceUrls[s].entries()) spawnUnit(s, i, url, {})
+    }
+    const readyTimeoutMs = opts.readyTimeoutMs ?? 60_000
+    const ready = (c: FleetChild) => waitForOk(`${c.url}/ready`, readyTimeoutMs, () => exits.get(c.name))
+    await Promise.all(children.map(ready))
+    for (const [i, url] of gatewayUrls.entries()) spawnUnit('gateway', i, url, upstreams)
+    await Promise.all(children.filter((c) => c.unit === 'gateway').map(ready))
+    const seeded = opts.seed === false ? undefined : await seedOneOff({ env: unitEnv('identity'), logger })
+    return { gatewayUrls, serviceUrls, children, namespace, env, unitEnv, seeded, close }
+  } catch (err) {
+    await close()
+    throw err
+  }
+}
