@@ -1,0 +1,136 @@
+import { fromJson, toJson, whereScope } from '@switchboard/platform'
+import type { Selectable } from 'kysely'
+import type { AgentsTable } from './database.ts'
+import type { Db } from './users.repository.ts'
+
+export type AgentRow = Selectable<AgentsTable>
+
+export const AGENT_STATUSES = ['online', 'busy', 'away', 'offline'] as const
+export type AgentStatus = (typeof AGENT_STATUSES)[number]
+
+export interface Scope {
+  tenant_id: string
+  workspace_id: string
+}
+
+export interface NewAgent {
+  id: string
+  user_id: string
+  tenant_id: string
+  workspace_id: string
+  name: string
+  department: string
+  skills: string[]
+  max_concurrent: number
+  now: string
+}
+
+export function insertAgent(db: Db, a: NewAgent): Promise<AgentRow> {
+  return db
+    .insertInto('agents')
+    .values({
+      id: a.id,
+      user_id: a.user_id,
+      tenant_id: a.tenant_id,
+      workspace_id: a.workspace_id,
+      name: a.name,
+      department: a.department,
+      skills: toJson(a.skills) ?? '[]',
+      max_concurrent: a.max_concurrent,
+      status: 'offline',
+      rating: 0,
+      avg_response_time: 0,
+      created_at: a.now,
+      updated_at: a.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+/** An agent inside the scope, or undefined: another tenant's agent is indistinguishable from none. */
+export function findAgentInScope(db: Db, id: string, scope: Scope): Promise<AgentRow | undefined> {
+  return whereScope(db.selectFrom('agents').selectAll().where('id', '=', id), scope).executeTakeFirst()
+}
+
+export function findAgentByUserInScope(db: Db, userId: string, scope: Scope): Promise<AgentRow | undefined> {
+  return whereScope(db.selectFrom('agents').selectAll().where('user_id', '=', userId), scope).executeTakeFirst()
+}
+
+export interface AgentFilter {
+  status?: string | undefined
+  department?: string | undefined
+}
+
+function filtered(db: Db, scope: Scope, f: AgentFilter) {
+  let q = whereScope(db.selectFrom('agents'), scope)
+  if (f.status) q = q.where('status', '=', f.status)
+  if (f.department) q = q.where('department', '=', f.department)
+  return q
+}
+
+export async function listAgents(db: Db, scope: Scope, f: AgentFilter, page: number, pageSize: number) {
+  const [rows, total] = await Promise.all([
+    filtered(db, scope, f)
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
+    filtered(db, scope, f)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ])
+  return { rows, total: Number(total.n) }
+}
+
+export function setAgentStatus(db: Db, id: string, status: AgentStatus, now: string): Promise<AgentRow | undefined> {
+  return db
+    .updateTable('agents')
+    .set({ status, updated_at: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst()
+}
+
+export interface AgentPatch {
+  name?: string | undefined
+  department?: string | undefined
+  skills?: string[] | undefined
+  max_concurrent?: number | undefined
+}
+
+export function updateAgent(db: Db, id: string, p: AgentPatch, now: string): Promise<AgentRow | undefined> {
+  return db
+    .updateTable('agents')
+    .set({
+      ...(p.name === undefined ? {} : { name: p.name }),
+      ...(p.department === undefined ? {} : { department: p.department }),
+      ...(p.skills === undefined ? {} : { skills: toJson(p.skills) ?? '[]' }),
+      ...(p.max_concurrent === undefined ? {} : { max_concurrent: p.max_concurrent }),
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst()
+}
+
+/** The agent as the API and its events show it. */
+export function agentView(a: AgentRow) {
+  return {
+    id: a.id,
+    user_id: a.user_id,
+    tenant_id: a.tenant_id,
+    workspace_id: a.workspace_id,
+    name: a.name,
+    department: a.department,
+    skills: fromJson<string[]>(a.skills, []),
+    max_concurrent: Number(a.max_concurrent),
+    status: a.status,
+    rating: Number(a.rating),
+    avg_response_time: Number(a.avg_response_time),
+    created_at: a.created_at,
+    updated_at: a.updated_at,
+  }
+}
+export type AgentView = ReturnType<typeof agentView>

@@ -1,0 +1,50 @@
+import type { SessionRow } from '../db/sessions.repository.ts'
+import type { IpIntel } from '../ip-intel/index.ts'
+import { type SessionView, sessionViews } from './session-risk.ts'
+import type { PolicyScope, SessionRiskPolicySource } from './session-risk-policy.ts'
+
+/** A listed auth session: the risk view plus when and from where it was used. */
+export type AuthSessionView = SessionView & {
+  user_agent: string
+  client_ip: string
+  created_at: string
+  last_seen_at: string
+  last_refresh_at: string | null
+  revoked_at: string | null
+}
+
+export interface SessionViewDeps {
+  ipIntel: IpIntel
+  riskPolicy: SessionRiskPolicySource
+}
+
+/**
+ * Views of one user's sessions, the same on both sides: the self-service side passes `currentSessionId`
+ * (and so gets `is_current`), the management side does not. The policy is the one of `scope`.
+ */
+export async function authSessionViews(
+  deps: SessionViewDeps,
+  sessions: readonly SessionRow[],
+  opts: { scope: PolicyScope; currentSessionId?: string | undefined; now?: Date },
+): Promise<AuthSessionView[]> {
+  const policy = await deps.riskPolicy.policyFor(opts.scope)
+  const rows = sessions.map((s) => ({ ...s, token_version: Number(s.token_version) }))
+  const views = await sessionViews(rows, {
+    now: opts.now ?? new Date(),
+    policy,
+    ipIntel: deps.ipIntel,
+    currentSessionId: opts.currentSessionId,
+  })
+  return views.map((v, i) => {
+    const s = rows[i] as SessionRow
+    return {
+      ...v,
+      user_agent: s.user_agent,
+      client_ip: s.client_ip,
+      created_at: s.created_at,
+      last_seen_at: s.last_seen_at,
+      last_refresh_at: s.last_refresh_at,
+      revoked_at: s.revoked_at,
+    }
+  })
+}

@@ -1,0 +1,70 @@
+import { type Static, Type } from '@sinclair/typebox'
+import { PageQuery, Paginated } from '@switchboard/contracts'
+
+const Id = Type.String({ minLength: 1, maxLength: 128 })
+const Skill = Type.String({ minLength: 1, maxLength: 64 })
+
+export const AgentStatusSchema = Type.Union([
+  Type.Literal('online'),
+  Type.Literal('busy'),
+  Type.Literal('away'),
+  Type.Literal('offline'),
+])
+
+export const AgentSchema = Type.Object({
+  id: Type.String(),
+  user_id: Type.String(),
+  tenant_id: Type.String(),
+  workspace_id: Type.String(),
+  name: Type.String(),
+  department: Type.String(),
+  skills: Type.Array(Type.String()),
+  max_concurrent: Type.Integer(),
+  status: Type.String(),
+  rating: Type.Number(),
+  avg_response_time: Type.Number({ description: 'seconds, global cumulative value' }),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+})
+
+export const AgentIdParams = Type.Object({ id: Id })
+export type AgentIdParams = Static<typeof AgentIdParams>
+
+/** POST /api/agents: an existing user becomes an agent of the request's workspace. */
+export const CreateAgentBody = Type.Object(
+  {
+    user_id: Id,
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    department: Type.Optional(Type.String({ maxLength: 100 })),
+    skills: Type.Optional(Type.Array(Skill, { maxItems: 50, uniqueItems: true })),
+    max_concurrent: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  },
+  { additionalProperties: false },
+)
+export type CreateAgentBody = Static<typeof CreateAgentBody>
+
+export const UpdateAgentBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    department: Type.Optional(Type.String({ maxLength: 100 })),
+    skills: Type.Optional(Type.Array(Skill, { maxItems: 50, uniqueItems: true })),
+    max_concurrent: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)
+export type UpdateAgentBody = Static<typeof UpdateAgentBody>
+
+export const AgentStatusBody = Type.Object({ status: AgentStatusSchema }, { additionalProperties: false })
+export type AgentStatusBody = Static<typeof AgentStatusBody>
+
+export const AgentListQuery = Type.Composite([
+  PageQuery,
+  Type.Object({
+    status: Type.Optional(AgentStatusSchema),
+    department: Type.Optional(Type.String({ maxLength: 100 })),
+  }),
+])
+export type AgentListQuery = Static<typeof AgentListQuery>
+export const AgentPage = Paginated(AgentSchema)
+
+export const AgentRevokeResult = Type.Object({ agent_id: Type.String(), token_version: Type.Integer() })

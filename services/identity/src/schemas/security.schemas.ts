@@ -1,0 +1,156 @@
+import { type Static, Type } from '@sinclair/typebox'
+import { BoundedList, ErrorBody, Nullable, PageQuery, Paginated } from '@switchboard/contracts'
+
+const Id = Type.String({ minLength: 1, maxLength: 128 })
+const Reason = Type.String({ maxLength: 500 })
+
+export const UserIdParams = Type.Object({ id: Id })
+export type UserIdParams = Static<typeof UserIdParams>
+
+/** GET /api/security/users/:id */
+export const UserSecurityState = Type.Object({
+  user_id: Type.String(),
+  role: Type.String(),
+  status: Type.String(),
+  token_version: Type.Integer(),
+  token_valid_after: Nullable(Type.String()),
+  last_login: Nullable(Type.String()),
+})
+
+export const UserIdsBody = Type.Object(
+  {
+    user_ids: Type.Array(Id, { minItems: 1, maxItems: 200 }),
+    reason: Type.Optional(Reason),
+  },
+  { additionalProperties: false },
+)
+export type UserIdsBody = Static<typeof UserIdsBody>
+
+/** POST /api/security/users/query: the state plus the token_version the next revoke would set. */
+export const UserQueryItem = Type.Object({
+  user_id: Type.String(),
+  username: Type.String(),
+  name: Type.String(),
+  role: Type.String(),
+  status: Type.String(),
+  token_version: Type.Integer(),
+  next_token_version: Type.Integer(),
+  last_login: Nullable(Type.String()),
+  token_valid_after: Nullable(Type.String()),
+})
+export const UserQueryResult = BoundedList(UserQueryItem)
+
+export const RevokeTokensBody = Type.Object({ reason: Type.Optional(Reason) }, { additionalProperties: false })
+export type RevokeTokensBody = Static<typeof RevokeTokensBody>
+
+export const UserRevokeResult = Type.Object({
+  user_id: Type.String(),
+  role: Type.String(),
+  token_version: Type.Integer(),
+})
+export const BatchRevokeResult = BoundedList(Type.Object({ user_id: Type.String(), token_version: Type.Integer() }))
+
+/** The auth session view (spec, "Auth session view"); `is_current` appears on the self-service side only. */
+export const SessionViewSchema = Type.Object({
+  session_id: Type.String(),
+  status: Type.String(),
+  token_version: Type.Integer(),
+  device_fingerprint: Type.String(),
+  network_label: Type.String(),
+  location_label: Type.String(),
+  risk_score: Type.Integer(),
+  risk_level: Type.String(),
+  risk_reasons: Type.Array(Type.String()),
+  family_public_ip_count: Type.Integer(),
+  family_device_count: Type.Integer(),
+  active_session_count: Type.Integer(),
+  family_hot_refresh_count: Type.Integer(),
+  reference_session_id: Type.String(),
+  ip_drift: Type.Boolean(),
+  device_drift: Type.Boolean(),
+  rapid_ip_change: Type.Boolean(),
+  rapid_device_change: Type.Boolean(),
+  rapid_refresh_activity: Type.Boolean(),
+  refresh_recency: Type.String(),
+  is_current: Type.Optional(Type.Boolean()),
+  user_agent: Type.String(),
+  client_ip: Type.String(),
+  created_at: Type.String(),
+  last_seen_at: Type.String(),
+  last_refresh_at: Nullable(Type.String()),
+  revoked_at: Nullable(Type.String()),
+})
+
+export const UserSessionsResult = Type.Object({
+  user_id: Type.String(),
+  count: Type.Integer(),
+  items: Type.Array(SessionViewSchema),
+})
+
+export const RevokeSessionBody = Type.Object(
+  { session_id: Id, reason: Type.Optional(Reason) },
+  { additionalProperties: false },
+)
+export type RevokeSessionBody = Static<typeof RevokeSessionBody>
+
+export const RevokedSession = Type.Object({
+  session_id: Type.String(),
+  status: Type.String(),
+  token_version: Type.Integer(),
+  revoked_at: Nullable(Type.String()),
+})
+export const RevokeSessionResult = Type.Composite([Type.Object({ user_id: Type.String() }), RevokedSession])
+
+export const RevokeAllBody = Type.Object(
+  { except_session_id: Type.Optional(Id), reason: Type.Optional(Reason) },
+  { additionalProperties: false },
+)
+export type RevokeAllBody = Static<typeof RevokeAllBody>
+
+export const RevokeAllResult = Type.Object({
+  user_id: Type.String(),
+  count: Type.Integer(),
+  except_session_id: Nullable(Type.String()),
+  items: Type.Array(RevokedSession),
+})
+
+export const RevokeTokenBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 8192 }), reason: Type.Optional(Reason) },
+  { additionalProperties: false },
+)
+export type RevokeTokenBody = Static<typeof RevokeTokenBody>
+
+export const RevokedToken = Type.Object({
+  jti: Type.String(),
+  user_id: Type.String(),
+  session_id: Type.String(),
+  token_use: Type.String(),
+  expires_at: Type.String(),
+  revoked_at: Type.String(),
+})
+
+export const RevokedTokenRecord = Type.Composite([
+  RevokedToken,
+  Type.Object({ revoked_by: Type.String(), reason: Type.String() }),
+])
+
+export const RevokedTokensQuery = Type.Composite([
+  PageQuery,
+  Type.Object({
+    jti: Type.Optional(Id),
+    user_id: Type.Optional(Id),
+    session_id: Type.Optional(Id),
+    token_use: Type.Optional(Type.Union([Type.Literal('access'), Type.Literal('refresh')])),
+    active_only: Type.Optional(Type.Boolean({ default: false })),
+  }),
+])
+export type RevokedTokensQuery = Static<typeof RevokedTokensQuery>
+export const RevokedTokensPage = Paginated(RevokedTokenRecord)
+
+/** Error answers every route may give; 404 bodies are identical for missing and out-of-scope records. */
+export const errorResponses = {
+  400: ErrorBody,
+  401: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+}
