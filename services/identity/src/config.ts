@@ -140,8 +140,3 @@ export function loadConfig(env: NodeJS.ProcessEnv): IdentityConfig {
     workers: { denylist_cleanup_interval_seconds: env.DENYLIST_CLEANUP_INTERVAL_SECONDS },
   })
 }
-
-/** The session-risk policy for the configured server.environment (profile over base). */
-export function sessionRiskPolicyFor(config: Pick<IdentityConfig, 'security' | 'environment'>): SessionRiskPolicy {
-  return { ...config.security.session_risk, ...(config.security.session_risk_profiles[config.environment] ?? {}) }
-}

@@ -148,3 +148,6 @@ export function userTokenState(u: UserRow): UserTokenState {
 export function userView(u: UserRow) {
   return { id: u.id, username: u.username, email: u.email, name: u.name, role: u.role, status: u.status }
 }
+
+/** The app's database, typed with identity's tables (platform decorates it as Kysely<any>). */
+export const identityDb = (app: { db: Kysely<any> }): Kysely<IdentityDatabase> => app.db

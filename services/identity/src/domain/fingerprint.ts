@@ -16,7 +16,9 @@ export function deviceFingerprint(deviceId: string | undefined, userAgent: strin
 type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number]
 
 export function parseCidrs(list: readonly string[]): Cidr[] {
-  return list.map((c) => (c.includes('/') ? ipaddr.parseCIDR(c) : ipaddr.parseCIDR(`${c}/${c.includes(':') ? 128 : 32}`)))
+  return list.map((c) =>
+    c.includes('/') ? ipaddr.parseCIDR(c) : ipaddr.parseCIDR(`${c}/${c.includes(':') ? 128 : 32}`),
+  )
 }
 
 function normalise(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {

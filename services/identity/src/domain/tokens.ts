@@ -14,7 +14,10 @@ export interface TokenTtls {
  * An explicit principal_kind only where the role alone would say something else: a staff user signed in
  * through a customer binding acts as an end user in that scope, with no staff permissions.
  */
-export function principalKindOverride(role: string, binding: Pick<Binding, 'kind'> | undefined): PrincipalKind | undefined {
+export function principalKindOverride(
+  role: string,
+  binding: Pick<Binding, 'kind'> | undefined,
+): PrincipalKind | undefined {
   if (binding?.kind === 'customer' && (role === 'admin' || role === 'agent')) return 'end_user'
   return undefined
 }
@@ -94,7 +97,8 @@ export function refreshRefusal(
     return 'token was issued before the user revoke'
   }
   if (session.status !== 'active') return 'auth session is revoked'
-  if (claims.session_token_version < Number(session.token_version) || claims.jti !== session.refresh_jti) return 'reused'
+  if (claims.session_token_version < Number(session.token_version) || claims.jti !== session.refresh_jti)
+    return 'reused'
   if (claims.session_token_version !== Number(session.token_version)) return 'session version mismatch'
   return undefined
 }

@@ -1,0 +1,64 @@
+import type { Binding } from '../db/bindings.repository.ts'
+
+export type Selected = { tenant_id: string; workspace_id: string }
+
+export type SelectorResult = { ok: true; value: Selected } | { ok: false; message: string }
+
+/** Body and header selectors (X-Tenant-ID / X-Workspace-ID) must agree; either may be absent. */
+export function readSelectors(
+  body: { tenant_id?: string | undefined; workspace_id?: string | undefined },
+  headers: Record<string, string | string[] | undefined>,
+): SelectorResult {
+  const header = (name: string) => {
+    const v = headers[name]
+    return (Array.isArray(v) ? v[0] : v)?.trim() ?? ''
+  }
+  const pick = (field: 'tenant_id' | 'workspace_id', name: string): string | { conflict: string } => {
+    const b = body[field] ?? ''
+    const h = header(name)
+    if (b && h && b !== h) return { conflict: `body.${field} and ${name} disagree` }
+    return b || h
+  }
+  const tenant = pick('tenant_id', 'x-tenant-id')
+  if (typeof tenant !== 'string') return { ok: false, message: tenant.conflict }
+  const workspace = pick('workspace_id', 'x-workspace-id')
+  if (typeof workspace !== 'string') return { ok: false, message: workspace.conflict }
+  if (workspace && !tenant) return { ok: false, message: 'body.tenant_id: workspace_id needs a tenant_id' }
+  return { ok: true, value: { tenant_id: tenant, workspace_id: workspace } }
+}
+
+export type BindingChoice =
+  | { ok: true; binding: Binding | undefined; scope: Selected }
+  | { ok: false; reason: 'several' | 'not_bound' }
+
+/**
+ * The scope a login token carries (API-NOTES.md, Tenancy): the named binding, else the only one; an admin
+ * may name any scope (admins may work anywhere) and without a name or binding gets an unscoped token.
+ */
+export function chooseBinding(bindings: readonly Binding[], selected: Selected, role: string): BindingChoice {
+  const isAdmin = role === 'admin'
+  if (selected.tenant_id) {
+    const matches = bindings.filter(
+      (b) => b.tenant_id === selected.tenant_id && (!selected.workspace_id || b.workspace_id === selected.workspace_id),
+    )
+    // Prefer the agent record when a user is both agent and customer in the same scope.
+    const binding = matches.find((b) => b.kind === 'agent') ?? matches[0]
+    const sameScope = matches.every(
+      (m) => m.tenant_id === matches[0]?.tenant_id && m.workspace_id === matches[0]?.workspace_id,
+    )
+    if (binding && sameScope) return { ok: true, binding, scope: pick(binding) }
+    if (matches.length > 1) return { ok: false, reason: 'several' }
+    if (isAdmin) return { ok: true, binding: undefined, scope: selected }
+    return { ok: false, reason: 'not_bound' }
+  }
+  if (bindings.length === 0) return { ok: true, binding: undefined, scope: { tenant_id: '', workspace_id: '' } }
+  const scopes = new Set(bindings.map((b) => `${b.tenant_id}\n${b.workspace_id}`))
+  if (scopes.size === 1) {
+    const binding = bindings.find((b) => b.kind === 'agent') ?? bindings[0]
+    return { ok: true, binding, scope: binding ? pick(binding) : { tenant_id: '', workspace_id: '' } }
+  }
+  if (isAdmin) return { ok: true, binding: undefined, scope: { tenant_id: '', workspace_id: '' } }
+  return { ok: false, reason: 'several' }
+}
+
+const pick = (b: Binding): Selected => ({ tenant_id: b.tenant_id, workspace_id: b.workspace_id })

@@ -1,0 +1,109 @@
+import { type Static, Type } from '@sinclair/typebox'
+import { BoundedList, ErrorBody, Nullable } from '@switchboard/contracts'
+
+const Slug = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$' })
+
+export const RegisterBody = Type.Object({
+  // No '@' in usernames, so login can tell a username from an email.
+  username: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{2,63}$' }),
+  email: Type.String({ format: 'email', maxLength: 254 }),
+  password: Type.String({ minLength: 8, maxLength: 1024 }),
+  name: Type.Optional(Type.String({ maxLength: 128 })),
+  phone: Type.Optional(Type.String({ maxLength: 32 })),
+  tenant_id: Type.Optional(Slug),
+  workspace_id: Type.Optional(Slug),
+})
+export type RegisterBody = Static<typeof RegisterBody>
+
+export const LoginBody = Type.Object({
+  /** a username or an email */
+  username: Type.String({ minLength: 1, maxLength: 254 }),
+  password: Type.String({ minLength: 1, maxLength: 1024 }),
+  /** names one binding when the user has several */
+  tenant_id: Type.Optional(Slug),
+  workspace_id: Type.Optional(Slug),
+})
+export type LoginBody = Static<typeof LoginBody>
+
+export const RefreshBody = Type.Object({ refresh_token: Type.String({ minLength: 1, maxLength: 8192 }) })
+export type RefreshBody = Static<typeof RefreshBody>
+
+export const UserView = Type.Object({
+  id: Type.String(),
+  username: Type.String(),
+  email: Type.String(),
+  name: Type.String(),
+  role: Type.String(),
+  status: Type.String(),
+})
+
+export const MeView = Type.Composite([
+  UserView,
+  Type.Object({
+    phone: Type.String(),
+    last_login: Nullable(Type.String()),
+    created_at: Type.String(),
+    tenant_id: Type.String(),
+    workspace_id: Type.String(),
+    session_id: Type.String(),
+  }),
+])
+
+export const TokenResponse = Type.Object({
+  token: Type.String(),
+  expires_in: Type.Integer(),
+  refresh_token: Type.String(),
+  refresh_expires_in: Type.Integer(),
+  token_type: Type.Literal('Bearer'),
+  user: UserView,
+})
+export type TokenResponse = Static<typeof TokenResponse>
+
+/** Spec "Auth session view"; is_current only on the self-service side. */
+export const SessionView = Type.Object({
+  session_id: Type.String(),
+  status: Type.String(),
+  token_version: Type.Integer(),
+  device_fingerprint: Type.String(),
+  network_label: Type.String(),
+  location_label: Type.String(),
+  risk_score: Type.Integer(),
+  risk_level: Type.String(),
+  risk_reasons: Type.Array(Type.String()),
+  family_public_ip_count: Type.Integer(),
+  family_device_count: Type.Integer(),
+  active_session_count: Type.Integer(),
+  family_hot_refresh_count: Type.Integer(),
+  reference_session_id: Type.String(),
+  ip_drift: Type.Boolean(),
+  device_drift: Type.Boolean(),
+  rapid_ip_change: Type.Boolean(),
+  rapid_device_change: Type.Boolean(),
+  rapid_refresh_activity: Type.Boolean(),
+  refresh_recency: Type.String(),
+  is_current: Type.Optional(Type.Boolean()),
+  user_agent: Type.String(),
+  client_ip: Type.String(),
+  tenant_id: Type.String(),
+  workspace_id: Type.String(),
+  created_at: Type.String(),
+  last_seen_at: Type.String(),
+  last_refresh_at: Nullable(Type.String()),
+  revoked_at: Nullable(Type.String()),
+})
+export type SessionView = Static<typeof SessionView>
+
+export const SessionList = BoundedList(SessionView)
+
+export const LogoutCurrentResponse = Type.Object({
+  session_id: Type.String(),
+  status: Type.Literal('revoked'),
+  token_version: Type.Integer(),
+})
+
+export const LogoutOthersResponse = Type.Object({
+  current_session_id: Type.String(),
+  count: Type.Integer(),
+})
+
+export const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ErrorBody]))

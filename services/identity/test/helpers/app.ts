@@ -1,0 +1,106 @@
+import pino from 'pino'
+import type { Test } from 'tap'
+import { build } from '../../src/build.ts'
+import { loadConfig } from '../../src/config.ts'
+import { as, INTERNAL_SECRET, JWT_SECRET, type Mode, principal, storage } from './modes.ts'
+
+/** Test env: cheap argon2 costs so suites stay fast on 2 cores (production defaults are in config.ts). */
+export const TEST_ENV = {
+  INTERNAL_SECRET,
+  JWT_SECRET,
+  LOG_LEVEL: 'silent',
+  ARGON2_MEMORY_COST_KIB: '1024',
+  ARGON2_TIME_COST: '1',
+}
+
+/** An identity app on isolated storage, ready, closed and cleaned up when the test ends. */
+export async function identityApp(t: Test, mode: Mode, env: Record<string, string> = {}) {
+  const store = storage(mode, 'id')
+  const config = {
+    ...loadConfig({ ...TEST_ENV, ...env }),
+    port: 0,
+    database: store.database,
+    cache: store.cache,
+    bus: store.bus,
+  }
+  const app = await build(config, { logger: pino({ level: 'silent' }) })
+  t.teardown(async () => {
+    await app.close()
+    await store.cleanup()
+  })
+  await app.ready()
+  return app
+}
+
+/** The payload of a JWT, unverified (tests only read what identity issued). */
+export function claimsOf(token: string): Record<string, any> {
+  return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'))
+}
+
+export type App = Awaited<ReturnType<typeof identityApp>>
+
+export interface TokenBody {
+  token: string
+  refresh_token: string
+  expires_in: number
+  refresh_expires_in: number
+  token_type: string
+  user: { id: string; username: string; email: string; name: string; role: string; status: string }
+}
+
+/** The principal the gateway derives from an access token (what services receive). */
+export async function principalHeaders(token: string) {
+  const c = claimsOf(token)
+  return as(
+    principal({
+      user_id: c.sub,
+      kind:
+        c.principal_kind ?? (c.roles.includes('admin') ? 'admin' : c.roles.includes('agent') ? 'agent' : 'end_user'),
+      roles: c.roles,
+      permissions: c.permissions ?? [],
+      tenant_id: c.tenant_id ?? '',
+      workspace_id: c.workspace_id ?? '',
+      session_id: c.session_id,
+      jti: c.jti,
+    }),
+  )
+}
+
+export async function registerUser(app: App, username: string, extra: Record<string, unknown> = {}, headers = {}) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/register',
+    headers,
+    payload: { username, email: `${username}@example.com`, password: 'correct horse battery', ...extra },
+  })
+  return { res, body: res.json() as TokenBody }
+}
+
+export async function loginUser(app: App, username: string, headers: Record<string, string> = {}, extra = {}) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    headers,
+    payload: { username, password: 'correct horse battery', ...extra },
+  })
+  return { res, body: res.json() as TokenBody }
+}
+
+export async function tokenState(app: App, q: { user_id?: string; session_id?: string }) {
+  const res = await app.inject({
+    method: 'GET',
+    url: '/internal/token-state',
+    query: q,
+    headers: await as(principal()),
+  })
+  return res.json() as {
+    user: {
+      user_id: string
+      active: boolean
+      token_version: number
+      token_valid_after: string | null
+      seq: number
+    } | null
+    session: { session_id: string; user_id: string; active: boolean; token_version: number } | null
+  }
+}
