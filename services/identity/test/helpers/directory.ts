@@ -1,0 +1,116 @@
+import { DEFAULT_PERMISSION_TABLE, signInternalPrincipal } from '@switchboard/auth'
+import { type Envelope, PRINCIPAL_HEADER, type Principal } from '@switchboard/contracts'
+import type { App } from './app.ts'
+import { INTERNAL_SECRET, waitFor } from './modes.ts'
+
+/** A principal as the gateway would pass it; `token_*` default to the effective scope (a scoped token). */
+export function who(p: Partial<Principal> & Pick<Principal, 'kind'>): Principal {
+  const base: Principal = {
+    user_id: `${p.kind}-${p.tenant_id || 'platform'}`,
+    roles: p.kind === 'service' ? [] : [p.kind === 'end_user' ? 'customer' : p.kind],
+    permissions: p.kind === 'admin' || p.kind === 'service' ? ['*'] : [...(DEFAULT_PERMISSION_TABLE[p.kind] ?? [])],
+    tenant_id: '',
+    workspace_id: '',
+    session_id: '',
+    jti: `jti-${p.kind}`,
+    token_tenant_id: p.tenant_id ?? '',
+    token_workspace_id: p.workspace_id ?? '',
+    ...p,
+  }
+  return base
+}
+
+export async function headersFor(p: Principal): Promise<Record<string, string>> {
+  return { [PRINCIPAL_HEADER]: await signInternalPrincipal(INTERNAL_SECRET, p) }
+}
+
+/** The callers every suite uses: two tenants' admins, a scoped agent and end user, the platform service. */
+export async function callers() {
+  const acmeAdmin = who({ kind: 'admin', tenant_id: 'acme', workspace_id: 'support' })
+  const globexAdmin = who({ kind: 'admin', tenant_id: 'globex', workspace_id: 'main' })
+  return {
+    acmeAdmin: await headersFor(acmeAdmin),
+    globexAdmin: await headersFor(globexAdmin),
+    acmeAgent: await headersFor(who({ kind: 'agent', tenant_id: 'acme', workspace_id: 'support' })),
+    acmeUser: await headersFor(who({ kind: 'end_user', tenant_id: 'acme', workspace_id: 'support' })),
+    platform: await headersFor(who({ kind: 'service' })),
+    /** an unscoped service token narrowed by selectors to acme/support */
+    platformInAcme: await headersFor(
+      who({ kind: 'service', tenant_id: 'acme', workspace_id: 'support', token_tenant_id: '', token_workspace_id: '' }),
+    ),
+  }
+}
+
+/** Records every identity and audit event that reaches the bus from now on. */
+export async function recordEvents(app: App) {
+  const events: Envelope[] = []
+  const subs = [
+    await app.bus.subscribe('identity.>', async (d) => {
+      events.push(d.envelope)
+    }),
+    await app.bus.subscribe('audit.>', async (d) => {
+      events.push(d.envelope)
+    }),
+  ]
+  return {
+    events,
+    /** waits for an event of `type` whose data satisfies `match` */
+    async find<T = any>(type: string, match: (data: T) => boolean = () => true, timeoutMs = 5000) {
+      return waitFor(
+        () => events.find((e) => e.type === type && match(e.data as T)) as Envelope<T> | undefined,
+        timeoutMs,
+      )
+    },
+    /** the audit record of a write, by action and resource id */
+    async audit(action: string, resourceId: string) {
+      const e = await waitFor(() =>
+        events.find(
+          (e) =>
+            e.type === 'audit.record.recorded' &&
+            (e.data as any).action === action &&
+            (e.data as any).resource_id === resourceId,
+        ),
+      )
+      return e.data as Record<string, any>
+    },
+    async stop() {
+      for (const s of subs) await s.stop()
+    },
+  }
+}
+
+export interface CreatedCustomer {
+  id: string
+  user_id: string
+  username: string
+  tenant_id: string
+  workspace_id: string
+}
+
+export async function createCustomer(
+  app: App,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+): Promise<CreatedCustomer> {
+  const res = await app.inject({ method: 'POST', url: '/api/customers', headers, payload: body })
+  if (res.statusCode !== 201) throw new Error(`create customer: ${res.statusCode} ${res.body}`)
+  return { ...(res.json() as CreatedCustomer), username: String(body.username ?? '') }
+}
+
+/** Logs a directory user in (the password tests give every customer) from a given device and address. */
+export async function login(app: App, username: string, device: string, ip = '8.8.8.8') {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    headers: { 'x-device-id': device, 'x-forwarded-for': ip, 'user-agent': `test/${device}` },
+    payload: { username, password: 'correct horse battery' },
+  })
+  if (res.statusCode !== 200) throw new Error(`login ${username}: ${res.statusCode} ${res.body}`)
+  return res.json() as { token: string; refresh_token: string; user: { id: string } }
+}
+
+/** The body of an error answer without its request id: what two 404s must share. */
+export function errorShape(res: { statusCode: number; json(): any }) {
+  const { error, code, message } = res.json()
+  return { status: res.statusCode, error, code, message }
+}
