@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto'
+import { REQUEST_ID_HEADER } from '@switchboard/contracts'
+import { installErrorHandling, installHealth, type Logger, type ReadinessCheck } from '@switchboard/platform'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { GatewayConfig } from './config.ts'
+import type { GatewayMetrics } from './metrics.ts'
+import { routeClassOf } from './routing/route-classes.ts'
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+/**
+ * The gateway's Fastify instance. Not platform's createApp: the public entry needs `trustProxy` (client
+ * addresses behind a load balancer) and a latency histogram by route class rather than by route template
+ * (every proxied path shares one wildcard template). Error body, health and metrics registry are platform's.
+ */
+export function createGatewayApp(
+  config: GatewayConfig,
+  logger: Logger,
+  metrics: GatewayMetrics,
+  readiness: Record<string, ReadinessCheck>,
+) {
+  const fastify = Fastify({
+    loggerInstance: logger.child({ service: 'gateway' }),
+    disableRequestLogging: true,
+    bodyLimit: config.body_limit_bytes,
+    // Fastify accepts a hop count too; its types only list the other forms.
+    trustProxy: config.trust_proxy as boolean,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers[REQUEST_ID_HEADER]
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
+    },
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 500 },
+  })
+  // pino's Logger and Fastify's base logger type differ only nominally; plugins take the plain instance.
+  const app = fastify as unknown as FastifyInstance
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id)
+  })
+  installErrorHandling(app, metrics.errorsTotal)
+  installHealth(app, readiness, config.ready_timeout_ms + 500)
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpDuration.observe(
+      { method: request.method, route: routeClassOf(request), status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    )
+  })
+  app.get('/metrics', async (_request, reply) => {
+    reply.header('content-type', metrics.registry.contentType)
+    return metrics.registry.metrics()
+  })
+  return app
+}

@@ -1,0 +1,97 @@
+import { buildKeyring } from '@switchboard/auth'
+import { STREAMS } from '@switchboard/contracts'
+import { createJetStreamBus, createMemoryBus, type EventBus, type Subscription } from '@switchboard/events'
+import { type Cache, createCache, type Logger } from '@switchboard/platform'
+import { createGatewayApp } from './app.ts'
+import type { GatewayConfig } from './config.ts'
+import { createGatewayMetrics } from './metrics.ts'
+import { bodyLimitPlugin } from './plugins/body-limit.ts'
+import { installRequestContext } from './plugins/context.ts'
+import { corsPlugin } from './plugins/cors.ts'
+import { proxyPlugin } from './plugins/proxy.ts'
+import { rateLimitPlugin } from './plugins/rate-limit.ts'
+import { proxiedRoutes } from './plugins/routes.ts'
+import { upstreamReady } from './readiness.ts'
+import { createUpstreamPicker } from './routing/service-table.ts'
+import { securityBaseline } from './security-baseline.ts'
+import { subscribeTokenState } from './token-state/events.ts'
+import { createIdentityClient } from './token-state/identity-client.ts'
+import { createTokenState } from './token-state/token-state.ts'
+
+export interface GatewayDeps {
+  logger: Logger
+  /** shared by the embedded runner; otherwise made from config and closed with the app */
+  bus?: EventBus
+  cache?: Cache
+}
+
+/** The gateway as an un-listened Fastify instance: policies in the order the spec layers them, then the proxy. */
+export async function build(config: GatewayConfig, deps: GatewayDeps) {
+  const logger = deps.logger
+  for (const f of securityBaseline(config)) logger.warn({ finding: f.id }, `security baseline: ${f.message}`)
+
+  const owned: Array<() => Promise<unknown>> = []
+  const cache = deps.cache ?? createCache(config.cache)
+  if (!deps.cache) owned.push(() => cache.close())
+  const metrics = createGatewayMetrics()
+  const bus =
+    deps.bus ??
+    (config.bus.driver === 'nats'
+      ? await createJetStreamBus({ url: config.bus.url, prefix: config.bus.prefix, logger, name: 'gateway' })
+      : createMemoryBus({ logger }))
+  if (!deps.bus) owned.push(() => bus.close())
+
+  const pick = createUpstreamPicker(config.upstreams)
+  const identity = createIdentityClient({
+    pick: () => pick('identity'),
+    internalSecret: config.internal_secret,
+    timeoutMs: config.token_state.fetch_timeout_ms,
+    metrics,
+  })
+  const tokenState = createTokenState({ config: config.token_state, cache, identity, logger })
+
+  const app = createGatewayApp(config, logger, metrics, {
+    cache: () => cache.ping(),
+    bus: () => bus.healthy(),
+    token_state: async () => tokenState.ready(),
+    ...upstreamReady(config),
+  })
+
+  // Registration order is the policy order: request id (in createGatewayApp) → CORS → rate limit → body size
+  // → per-class contexts (routing → authentication → principal kind → scope → permission) → proxy.
+  installRequestContext(app)
+  await app.register(corsPlugin, { origins: config.cors_origins })
+  await app.register(rateLimitPlugin, { config: config.rate_limits, cache, metrics })
+  await app.register(bodyLimitPlugin, { limit: config.body_limit_bytes })
+  await app.register(proxyPlugin, { config, metrics })
+  await app.register(proxiedRoutes, {
+    auth: {
+      keys: buildKeyring(config.jwt.secret, config.jwt.previous_secrets),
+      maxTokenBytes: config.jwt.max_token_bytes,
+      tokenState,
+      metrics,
+    },
+    bus,
+    metrics,
+    permissionTable: config.permission_table,
+    pick,
+  })
+  // Seam: the WebSocket proxy for /api/v1/ws (route class "optional") registers here, in its own context,
+  // with @fastify/websocket; until then /api/v1/ws falls under /api/v1/* (staff) and reaches realtime-voice.
+
+  let subscription: Subscription | undefined
+  app.addHook('onReady', async () => {
+    await bus.ensureStreams(Object.entries(STREAMS).map(([name, s]) => ({ name, subjects: s.subjects })))
+    // Subscribe before loading the denylist so that nothing revoked in between is missed.
+    subscription = await subscribeTokenState(bus, tokenState, logger)
+    await tokenState.start()
+  })
+  app.addHook('onClose', async () => {
+    tokenState.stop()
+    await subscription?.stop().catch(() => {})
+    for (const close of owned.reverse()) await close().catch((err) => logger.warn({ err }, 'close failed'))
+  })
+  return app
+}
+
+export type Gateway = Awaited<ReturnType<typeof build>>

@@ -1,0 +1,146 @@
+import { type Static, Type } from '@sinclair/typebox'
+import { keyringFromEnv } from '@switchboard/auth'
+import { BusConfig, CacheConfig, parseConfig, secretFromEnv } from '@switchboard/platform'
+import { DEFAULT_RATE_LIMITS, RateLimitConfig } from './rate-limit-config.ts'
+
+export const DEFAULT_PORT = 8080
+
+const Provider = Type.Object({ name: Type.String(), enabled: Type.Boolean(), api_key: Type.String() })
+
+export const GatewayConfig = Type.Object({
+  service: Type.Literal('gateway', { default: 'gateway' }),
+  host: Type.String({ default: '127.0.0.1' }),
+  port: Type.Integer({ minimum: 0, maximum: 65535, default: DEFAULT_PORT }),
+  log_level: Type.String({ default: 'info' }),
+  environment: Type.String({ default: 'development' }),
+  /** Fastify trustProxy: false, true, a hop count or a list of CIDRs of the load balancers in front */
+  trust_proxy: Type.Union([Type.Boolean(), Type.Integer({ minimum: 1 }), Type.Array(Type.String())], {
+    default: false,
+  }),
+  /** service name → base URLs (several = round-robin replicas) */
+  upstreams: Type.Record(Type.String(), Type.Array(Type.String({ pattern: '^https?://' }), { minItems: 1 })),
+  upstream_timeout_ms: Type.Integer({ minimum: 1, default: 15_000 }),
+  upstream_connect_timeout_ms: Type.Integer({ minimum: 1, default: 3_000 }),
+  ready_timeout_ms: Type.Integer({ minimum: 1, default: 1_500 }),
+  jwt: Type.Object({
+    secret: Type.String({ minLength: 1 }),
+    previous_secrets: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
+    max_token_bytes: Type.Integer({ minimum: 256, default: 8192 }),
+  }),
+  internal_secret: Type.String({ minLength: 16 }),
+  cache: CacheConfig,
+  bus: BusConfig,
+  cors_origins: Type.Array(Type.String(), { default: [] }),
+  body_limit_bytes: Type.Integer({ minimum: 1, default: 1_048_576 }),
+  rate_limits: RateLimitConfig,
+  /** role → permissions override (PERMISSION_TABLE_JSON); absent: the fleet default of packages/auth */
+  permission_table: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
+  token_state: Type.Object({
+    local_max_entries: Type.Integer({ minimum: 10, default: 50_000 }),
+    /** a local entry is re-read from Redis after this long even without events (missed-event bound) */
+    local_ttl_ms: Type.Integer({ minimum: 100, default: 60_000 }),
+    /** how long "identity knows no such user/session" is believed */
+    negative_ttl_ms: Type.Integer({ minimum: 100, default: 5_000 }),
+    shared_ttl_ms: Type.Integer({ minimum: 1000, default: 86_400_000 }),
+    fetch_timeout_ms: Type.Integer({ minimum: 1, default: 2_000 }),
+    /** the denylist is re-read from Redis this often, so a replica that missed events converges */
+    denied_resync_ms: Type.Integer({ minimum: 100, default: 30_000 }),
+  }),
+  /** only read by the security baseline: a provider enabled without a key is a finding */
+  providers: Type.Array(Provider, { default: [] }),
+})
+export type GatewayConfig = Static<typeof GatewayConfig>
+
+type Env = Record<string, string | undefined>
+
+const list = (v: string | undefined) =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+
+/** UPSTREAM_<SERVICE>=url[,url...]; UPSTREAM_AI_ORCHESTRATOR → ai-orchestrator. */
+export function upstreamsFromEnv(env: Env): Record<string, string[]> {
+  const out: Record<string, string[]> = {}
+  for (const [k, v] of Object.entries(env)) {
+    const m = /^UPSTREAM_([A-Z0-9_]+)$/.exec(k)
+    if (!m?.[1] || /_MS$/.test(m[1])) continue
+    const urls = list(v).map((u) => u.replace(/\/+$/, ''))
+    if (urls.length) out[m[1].toLowerCase().replaceAll('_', '-')] = urls
+  }
+  return out
+}
+
+function json(env: Env, name: string): unknown {
+  const raw = env[name]
+  if (!raw) return undefined
+  try {
+    return JSON.parse(raw)
+  } catch (cause) {
+    throw new Error(`${name} is not valid JSON`, { cause })
+  }
+}
+
+function trustProxy(v: string | undefined): boolean | number | string[] | undefined {
+  if (v === undefined || v === '') return undefined
+  if (v === 'true' || v === 'false') return v === 'true'
+  if (/^\d+$/.test(v)) return Number(v)
+  return list(v)
+}
+
+const flag = (v: string | undefined) => v === 'true' || v === '1'
+
+function providersFromEnv(env: Env) {
+  return [
+    { name: 'llm', enabled: flag(env.LLM_ENABLED), api_key: env.LLM_API_KEY ?? '' },
+    {
+      name: 'primary_provider',
+      enabled: flag(env.PRIMARY_PROVIDER_ENABLED),
+      api_key: env.PRIMARY_PROVIDER_API_KEY ?? '',
+    },
+    { name: 'compat_provider', enabled: flag(env.COMPAT_PROVIDER_ENABLED), api_key: env.COMPAT_PROVIDER_API_KEY ?? '' },
+  ]
+}
+
+/** Pure apart from reading secret files named by *_FILE variables. Throws ConfigError listing every problem. */
+export function loadConfig(env: Env): GatewayConfig {
+  const keys = keyringFromEnv(env)
+  const raw = {
+    host: env.HOST,
+    port: env.PORT,
+    log_level: env.LOG_LEVEL,
+    environment: env.SERVER_ENVIRONMENT ?? env.ENVIRONMENT,
+    trust_proxy: trustProxy(env.TRUST_PROXY),
+    upstreams: upstreamsFromEnv(env),
+    upstream_timeout_ms: env.UPSTREAM_TIMEOUT_MS,
+    upstream_connect_timeout_ms: env.UPSTREAM_CONNECT_TIMEOUT_MS,
+    ready_timeout_ms: env.READY_TIMEOUT_MS,
+    jwt: {
+      secret: keys.current.secret,
+      previous_secrets: keys.previous.map((k) => k.secret),
+      max_token_bytes: env.MAX_TOKEN_BYTES,
+    },
+    internal_secret: secretFromEnv(env, 'INTERNAL_SECRET') ?? '',
+    cache:
+      env.CACHE_DRIVER === 'memory' || env.REDIS_URL === 'memory'
+        ? { driver: 'memory', prefix: env.CACHE_PREFIX }
+        : { driver: 'redis', url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: env.CACHE_PREFIX },
+    bus:
+      env.BUS_DRIVER === 'memory' || env.NATS_URL === 'memory'
+        ? { driver: 'memory' }
+        : { driver: 'nats', url: env.NATS_URL ?? 'nats://127.0.0.1:4222', prefix: env.NATS_PREFIX },
+    cors_origins: list(env.CORS_ORIGINS),
+    body_limit_bytes: env.BODY_LIMIT_BYTES,
+    rate_limits: json(env, 'RATE_LIMITS_JSON') ?? {
+      ...DEFAULT_RATE_LIMITS,
+      enabled: env.RATE_LIMIT_ENABLED === undefined ? true : flag(env.RATE_LIMIT_ENABLED),
+    },
+    permission_table: json(env, 'PERMISSION_TABLE_JSON'),
+    token_state: {
+      local_ttl_ms: env.TOKEN_STATE_LOCAL_TTL_MS,
+      fetch_timeout_ms: env.TOKEN_STATE_FETCH_TIMEOUT_MS,
+    },
+    providers: providersFromEnv(env),
+  }
+  return parseConfig(GatewayConfig, raw)
+}

@@ -1,0 +1,29 @@
+import { TokenErrorReason } from '@switchboard/auth'
+import { createError } from '@switchboard/platform'
+
+/** The gateway's refusals. Each becomes the fleet error body through the platform error handler. */
+export const GatewayErrors = {
+  RouteNotFound: createError('ROUTE_NOT_FOUND', 'no service serves %s', 404),
+  PathInvalid: createError('PATH_INVALID', 'path is not in canonical form', 400),
+  UpstreamNotConfigured: createError('UPSTREAM_NOT_CONFIGURED', 'service %s is not configured', 503),
+  UpstreamUnavailable: createError('UPSTREAM_UNAVAILABLE', 'service %s did not answer', 502),
+  UpstreamTimeout: createError('UPSTREAM_TIMEOUT', 'service %s answered too slowly', 504),
+  BodyTooLarge: createError('BODY_TOO_LARGE', 'request body is too large', 413),
+  RateLimited: createError('RATE_LIMITED', 'rate limit exceeded (%s), retry in %d s', 429),
+  TokenInQuery: createError('TOKEN_IN_QUERY', 'tokens are accepted only in the Authorization header', 401),
+  TokenRevoked: createError('TOKEN_REVOKED', '%s', 401),
+  TokenStateUnavailable: createError('TOKEN_STATE_UNAVAILABLE', 'token state could not be checked', 503),
+  PrincipalKindForbidden: createError('PRINCIPAL_KIND_FORBIDDEN', '%s principals may not call this path', 403),
+  PermissionDenied: createError('PERMISSION_DENIED', 'permission %s is required', 403),
+}
+
+/** One 401 class per token refusal reason, so the body's `code` says why (expired → refresh; else log in). */
+export const TokenRefused = Object.fromEntries(
+  Object.values(TokenErrorReason).map((reason) => [reason, createError(reason, '%s', 401)]),
+) as Record<TokenErrorReason, ReturnType<typeof createError>>
+
+/** Scope guard failures keep the status and code resolveScope chose (400 or 403). */
+export function scopeError(status: 400 | 403, code: string, message: string) {
+  const E = createError(code, '%s', status)
+  return new E(message)
+}

@@ -1,0 +1,41 @@
+import { createMetrics } from '@switchboard/platform'
+import { Counter } from 'prom-client'
+
+/** The platform's per-instance registry plus what only the gateway measures. */
+export function createGatewayMetrics() {
+  const base = createMetrics('gateway')
+  const registers = [base.registry]
+  return {
+    ...base,
+    rateLimitDropped: new Counter({
+      name: 'gateway_rate_limit_dropped_total',
+      help: 'Requests refused with 429, by limit scope',
+      labelNames: ['scope'] as const,
+      registers,
+    }),
+    tokenStateFetches: new Counter({
+      name: 'gateway_token_state_fetch_total',
+      help: "Calls to identity's internal token-state endpoints (zero per request in steady state)",
+      labelNames: ['kind', 'result'] as const,
+      registers,
+    }),
+    tokenRefusals: new Counter({
+      name: 'gateway_token_refused_total',
+      help: 'Tokens refused, by reason code',
+      labelNames: ['code'] as const,
+      registers,
+    }),
+    upstreamErrors: new Counter({
+      name: 'gateway_upstream_errors_total',
+      help: 'Proxy failures by service and kind (unavailable, timeout, not_configured)',
+      labelNames: ['service', 'kind'] as const,
+      registers,
+    }),
+    auditPublishFailures: new Counter({
+      name: 'gateway_audit_publish_failures_total',
+      help: 'Refusal audit events that could not be published',
+      registers,
+    }),
+  }
+}
+export type GatewayMetrics = ReturnType<typeof createGatewayMetrics>

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { GatewayErrors } from '../errors.ts'
+
+/**
+ * Bodies are forwarded as the bytes the client sent (services parse and validate them). A declared
+ * Content-Length over the limit is refused before authentication; a chunked body is cut off at the limit
+ * while it is read. Either way 413.
+ */
+export const bodyLimitPlugin = fp(
+  async (app: FastifyInstance, opts: { limit: number }) => {
+    app.addHook('onRequest', async (request) => {
+      const declared = Number(request.headers['content-length'] ?? 0)
+      if (declared > opts.limit) throw new GatewayErrors.BodyTooLarge()
+    })
+    app.removeAllContentTypeParsers()
+    app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: opts.limit }, (_request, body, done) => {
+      done(null, body)
+    })
+  },
+  { name: 'gateway-body-limit' },
+)

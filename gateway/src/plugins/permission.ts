@@ -1,0 +1,11 @@
+import { hasPermission, requiredPermission } from '@switchboard/auth'
+import type { FastifyInstance } from 'fastify'
+import { GatewayErrors } from '../errors.ts'
+
+/** Resource permission of management paths: `<resource>.read` for GET/HEAD, `.write` otherwise. */
+export function installPermissionCheck(app: FastifyInstance) {
+  app.addHook('onRequest', async (request) => {
+    const needed = requiredPermission(request.method, request.url.split('?', 1)[0] ?? '')
+    if (!hasPermission(request.gw.principal!.permissions, needed)) throw new GatewayErrors.PermissionDenied(needed)
+  })
+}

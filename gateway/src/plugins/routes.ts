@@ -1,0 +1,74 @@
+import type { PermissionTable, RouteClass } from '@switchboard/auth'
+import type { EventBus } from '@switchboard/events'
+import type { FastifyInstance, HTTPMethods } from 'fastify'
+import { GatewayErrors } from '../errors.ts'
+import type { GatewayMetrics } from '../metrics.ts'
+import { CLASS_PATTERNS } from '../routing/route-classes.ts'
+import { isCanonicalPath, serviceFor } from '../routing/service-table.ts'
+import { type AuthDeps, installAuthentication } from './authenticate.ts'
+import { installPermissionCheck } from './permission.ts'
+import { installRefusalAudit } from './refusal-audit.ts'
+import { installScopeGuard } from './scope-guard.ts'
+
+const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
+
+export interface RoutesDeps {
+  auth: AuthDeps
+  bus: EventBus
+  metrics: GatewayMetrics
+  permissionTable: PermissionTable | undefined
+  pick: (service: string) => string | undefined
+}
+
+/** First policy of every proxied context: which service, and is the path unambiguous. */
+function installRouting(app: FastifyInstance, pick: RoutesDeps['pick'], metrics: GatewayMetrics) {
+  app.addHook('onRequest', async (request) => {
+    const path = request.url.split('?', 1)[0] ?? ''
+    if (!isCanonicalPath(path)) throw new GatewayErrors.PathInvalid()
+    const service = serviceFor(path)
+    if (!service) throw new GatewayErrors.RouteNotFound(path)
+    if (!pick(service)) {
+      metrics.upstreamErrors.inc({ service, kind: 'not_configured' })
+      throw new GatewayErrors.UpstreamNotConfigured(service)
+    }
+    request.gw.service = service
+  })
+}
+
+/**
+ * One encapsulated context per route class; what guards a route is which context it is in (STYLE point 3).
+ * Hook order inside a context: routing → authentication → principal kind → scope → permission → proxy.
+ */
+export async function proxiedRoutes(app: FastifyInstance, deps: RoutesDeps) {
+  const register = (cls: Exclude<RouteClass, 'optional'>, policies: (ctx: FastifyInstance) => void) =>
+    app.register(async (ctx) => {
+      installRouting(ctx, deps.pick, deps.metrics)
+      policies(ctx)
+      for (const url of CLASS_PATTERNS[cls]) {
+        ctx.route({
+          method: METHODS,
+          url,
+          config: { routeClass: cls },
+          handler: async (request, reply) => {
+            const base = deps.pick(request.gw.service!)
+            if (!base) throw new GatewayErrors.UpstreamNotConfigured(request.gw.service!)
+            return app.proxyTo(request, reply, base)
+          },
+        })
+      }
+    })
+
+  register('anonymous', () => {})
+  for (const cls of ['authenticated', 'staff', 'service'] as const) {
+    register(cls, (ctx) => {
+      installAuthentication(ctx, cls, deps.auth)
+      installScopeGuard(ctx, deps.permissionTable)
+    })
+  }
+  register('management', (ctx) => {
+    installRefusalAudit(ctx, deps.bus, deps.metrics)
+    installAuthentication(ctx, 'management', deps.auth)
+    installScopeGuard(ctx, deps.permissionTable)
+    installPermissionCheck(ctx)
+  })
+}

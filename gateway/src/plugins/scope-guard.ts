@@ -1,0 +1,49 @@
+import { expandPermissions, type PermissionTable, resolveScope } from '@switchboard/auth'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { scopeError } from '../errors.ts'
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const v = request.headers[name]
+  return typeof v === 'string' ? v.trim() : Array.isArray(v) ? v.join(',') : undefined
+}
+
+function query(request: FastifyRequest, name: string): string | undefined {
+  const q = request.url.indexOf('?')
+  if (q === -1) return undefined
+  const all = new URLSearchParams(request.url.slice(q + 1)).getAll(name)
+  // Repeating a selector is a disagreement in itself unless every copy is equal.
+  return all.length === 0 ? undefined : new Set(all).size === 1 ? all[0] : all.join(',')
+}
+
+/**
+ * Request-scope guard (spec Authentication §6): the token's scope, narrowed by selectors only for unscoped
+ * admin/service tokens. Builds the principal that travels upstream with that effective scope.
+ */
+export function installScopeGuard(app: FastifyInstance, table: PermissionTable | undefined) {
+  app.addHook('onRequest', async (request) => {
+    const claims = request.gw.claims!
+    const kind = request.gw.kind!
+    const r = resolveScope({
+      kind,
+      tokenTenant: claims.tenant_id,
+      tokenWorkspace: claims.workspace_id,
+      headerTenant: header(request, 'x-tenant-id'),
+      queryTenant: query(request, 'tenant_id'),
+      headerWorkspace: header(request, 'x-workspace-id'),
+      queryWorkspace: query(request, 'workspace_id'),
+    })
+    if (!r.ok) throw scopeError(r.status, r.code, r.message)
+    request.gw.principal = {
+      user_id: claims.user_id,
+      kind,
+      roles: claims.roles,
+      permissions: expandPermissions(claims.roles, claims.permissions, table),
+      tenant_id: r.tenant_id,
+      workspace_id: r.workspace_id,
+      session_id: claims.session_id,
+      jti: claims.jti,
+      token_tenant_id: claims.tenant_id,
+      token_workspace_id: claims.workspace_id,
+    }
+  })
+}

@@ -1,0 +1,23 @@
+import type { ReadinessCheck } from '@switchboard/platform'
+import { request } from 'undici'
+import type { GatewayConfig } from './config.ts'
+
+async function ready(url: string, timeoutMs: number): Promise<boolean> {
+  try {
+    const res = await request(`${url}/ready`, { method: 'GET', signal: AbortSignal.timeout(timeoutMs) })
+    await res.body.dump()
+    return res.statusCode === 200
+  } catch {
+    return false
+  }
+}
+
+/** One readiness check per upstream service: ready when at least one of its replicas says so. */
+export function upstreamReady(config: GatewayConfig): Record<string, ReadinessCheck> {
+  const checks: Record<string, ReadinessCheck> = {}
+  for (const [service, urls] of Object.entries(config.upstreams)) {
+    checks[`upstream:${service}`] = async () =>
+      (await Promise.all(urls.map((u) => ready(u, config.ready_timeout_ms)))).some(Boolean)
+  }
+  return checks
+}

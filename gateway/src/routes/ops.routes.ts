@@ -1,0 +1,121 @@
+import { type Static, Type } from '@sinclair/typebox'
+import type { PermissionTable } from '@switchboard/auth'
+import { AUDIT_RECORDED_TYPE, auditSubject } from '@switchboard/contracts'
+import { type EventBus, newEnvelope } from '@switchboard/events'
+import { actionFor } from '@switchboard/platform'
+import type { FastifyInstance } from 'fastify'
+import { GatewayErrors } from '../errors.ts'
+import type { GatewayMetrics } from '../metrics.ts'
+import { type AuthDeps, installAuthentication } from '../plugins/authenticate.ts'
+import { installPermissionCheck } from '../plugins/permission.ts'
+import { installScopeGuard } from '../plugins/scope-guard.ts'
+
+export interface OpsRoutesOptions {
+  auth: AuthDeps
+  bus: EventBus
+  metrics: GatewayMetrics
+  permissionTable: PermissionTable | undefined
+}
+
+const DeadLetterView = Type.Object({
+  seq: Type.Integer(),
+  origin_subject: Type.String(),
+  origin_stream: Type.String(),
+  origin_seq: Type.Integer(),
+  consumer: Type.String(),
+  error: Type.String(),
+  failed_at: Type.String(),
+  deliveries: Type.Integer(),
+  envelope: Type.Record(Type.String(), Type.Unknown()),
+  headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+})
+
+const ListQuery = Type.Object(
+  {
+    consumer: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  },
+  { additionalProperties: false },
+)
+
+const ReplayBody = Type.Object(
+  {
+    seqs: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 10_000 })),
+    consumer: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  },
+  { additionalProperties: false },
+)
+
+/**
+ * The dead-letter surface of the bus this gateway is connected to. The embedded mode's bus lives inside the
+ * server process, so `switchboard dlq … --gateway URL --token T` comes here; a fleet's CLI talks to JetStream
+ * directly, but the same routes work there too. Admin or service principals holding `*` only (an unmapped
+ * management path requires `*`); a replay is a management write and is audited like one.
+ */
+export async function opsRoutes(app: FastifyInstance, opts: OpsRoutesOptions) {
+  installAuthentication(app, 'management', opts.auth)
+  app.addHook('onRequest', async (request) => {
+    const kind = request.gw.kind!
+    if (kind !== 'admin' && kind !== 'service') throw new GatewayErrors.PrincipalKindForbidden(kind)
+  })
+  installScopeGuard(app, opts.permissionTable)
+  installPermissionCheck(app)
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'POST' || !request.gw.claims) return
+    const claims = request.gw.claims
+    const route = request.routeOptions.url ?? request.url.split('?', 1)[0] ?? ''
+    const { action, resource } = actionFor(request.method, route)
+    const envelope = newEnvelope({
+      type: AUDIT_RECORDED_TYPE,
+      tenant_id: request.gw.principal?.tenant_id ?? claims.tenant_id,
+      workspace_id: request.gw.principal?.workspace_id ?? claims.workspace_id,
+      actor: { user_id: claims.user_id, kind: request.gw.kind ?? 'service' },
+      request_id: String(request.id),
+      data: {
+        actor_user_id: claims.user_id,
+        principal_kind: request.gw.kind ?? 'service',
+        action,
+        resource_type: resource,
+        resource_id: '',
+        route,
+        method: request.method,
+        status_code: reply.statusCode,
+        success: reply.statusCode < 400,
+        request_id: String(request.id),
+        client_ip: request.ip,
+        user_agent: String(request.headers['user-agent'] ?? ''),
+        request_json: (request.body as Record<string, unknown> | undefined) ?? null,
+        before_json: null,
+        after_json: null,
+      },
+    })
+    await opts.bus.publish(auditSubject('gateway'), envelope).catch((err) => {
+      opts.metrics.auditPublishFailures.inc()
+      request.log.error({ err, action }, 'ops audit could not be published')
+    })
+  })
+
+  app.get<{ Querystring: Static<typeof ListQuery> }>(
+    '/api/ops/dead-letters',
+    {
+      schema: {
+        querystring: ListQuery,
+        response: { 200: Type.Object({ count: Type.Integer(), items: Type.Array(DeadLetterView) }) },
+      },
+    },
+    async (request) => {
+      const items = await opts.bus.deadLetters({ consumer: request.query.consumer, limit: request.query.limit })
+      return { count: items.length, items }
+    },
+  )
+
+  app.post<{ Body: Static<typeof ReplayBody> }>(
+    '/api/ops/dead-letters/replay',
+    { schema: { body: ReplayBody, response: { 200: Type.Object({ replayed: Type.Integer() }) } } },
+    async (request) => {
+      const replayed = await opts.bus.replayDeadLetters({ seqs: request.body?.seqs, consumer: request.body?.consumer })
+      request.log.info({ replayed, principal: request.gw.claims?.user_id }, 'dead letters replayed')
+      return { replayed }
+    },
+  )
+}

@@ -1,0 +1,23 @@
+import type { RouteClass } from '@switchboard/auth'
+import type { FastifyRequest } from 'fastify'
+
+/**
+ * The route patterns of each policy context. Fastify's router prefers the longest static prefix, so
+ * `/api/v1/auth/login` (anonymous) beats `/api/v1/auth/*` (authenticated) beats `/api/v1/*` (staff) beats
+ * `/api/*` (management). Must agree with routeClass() of packages/auth (checked by a test).
+ * `/api/v1/ws` (WebSocket, class "optional") is not routed yet: see the seam in build.ts.
+ */
+export const CLASS_PATTERNS: Record<Exclude<RouteClass, 'optional'>, readonly string[]> = {
+  anonymous: ['/public/*', '/uploads/*', '/api/v1/auth/login', '/api/v1/auth/register', '/api/v1/auth/refresh'],
+  authenticated: ['/api/v1/auth/*'],
+  staff: ['/api/v1/*'],
+  service: ['/api/v1/metrics/ingest', '/api/v1/metrics/ingest/*'],
+  management: ['/api/*'],
+}
+
+/** Label for metrics: the class of a proxied route, `local` for the gateway's own, `unmatched` for 404s. */
+export function routeClassOf(request: FastifyRequest): string {
+  const cls = (request.routeOptions.config as { routeClass?: string } | undefined)?.routeClass
+  if (cls) return cls
+  return request.routeOptions.url ? 'local' : 'unmatched'
+}

@@ -1,0 +1,92 @@
+import { type Static, Type } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import { signInternalPrincipal } from '@switchboard/auth'
+import {
+  DeniedToken,
+  Nullable,
+  PRINCIPAL_HEADER,
+  type Principal,
+  SessionTokenState,
+  UserTokenState,
+} from '@switchboard/contracts'
+import { request } from 'undici'
+import type { GatewayMetrics } from '../metrics.ts'
+
+/** Identity's internal contract (see gateway/README.md). */
+export const TOKEN_STATE_PATH = '/internal/token-state'
+export const DENIED_PATH = '/internal/token-state/denied'
+
+export const TokenStateResponse = Type.Object({
+  user: Nullable(UserTokenState),
+  session: Nullable(SessionTokenState),
+})
+export type TokenStateResponse = Static<typeof TokenStateResponse>
+export const DeniedResponse = Type.Object({ items: Type.Array(DeniedToken) })
+
+/** The gateway calls identity as a service principal; identity should accept only kind `service`. */
+const GATEWAY_PRINCIPAL: Principal = {
+  user_id: 'gateway',
+  kind: 'service',
+  roles: [],
+  permissions: [],
+  tenant_id: '',
+  workspace_id: '',
+  session_id: '',
+  jti: 'gateway-token-state',
+  token_tenant_id: '',
+  token_workspace_id: '',
+}
+const PRINCIPAL_TTL_S = 300
+
+export interface IdentityClientOptions {
+  pick: () => string | undefined
+  internalSecret: string
+  timeoutMs: number
+  metrics: GatewayMetrics
+}
+
+export function createIdentityClient(opts: IdentityClientOptions) {
+  // Re-signed a minute before it lapses, so the token-state path signs nothing per call.
+  let principal: { token: string; renewAt: number } | undefined
+  async function principalToken() {
+    if (!principal || Date.now() >= principal.renewAt) {
+      const token = await signInternalPrincipal(opts.internalSecret, GATEWAY_PRINCIPAL, PRINCIPAL_TTL_S)
+      principal = { token, renewAt: Date.now() + (PRINCIPAL_TTL_S - 60) * 1000 }
+    }
+    return principal.token
+  }
+
+  async function get<T>(kind: string, path: string, schema: Parameters<typeof Value.Check>[0]): Promise<T> {
+    const base = opts.pick()
+    if (!base) {
+      opts.metrics.tokenStateFetches.inc({ kind, result: 'not_configured' })
+      throw new Error('identity upstream is not configured')
+    }
+    try {
+      const res = await request(`${base}${path}`, {
+        method: 'GET',
+        headers: { [PRINCIPAL_HEADER]: await principalToken(), accept: 'application/json' },
+        signal: AbortSignal.timeout(opts.timeoutMs),
+      })
+      const body: unknown = await res.body.json().catch(() => undefined)
+      if (res.statusCode !== 200) throw new Error(`identity answered ${res.statusCode}`)
+      if (!Value.Check(schema, body)) throw new Error('identity answered an unexpected shape')
+      opts.metrics.tokenStateFetches.inc({ kind, result: 'ok' })
+      return body as T
+    } catch (err) {
+      opts.metrics.tokenStateFetches.inc({ kind, result: 'error' })
+      throw err
+    }
+  }
+
+  return {
+    fetchState(userId: string, sessionId: string): Promise<TokenStateResponse> {
+      const q = new URLSearchParams({ user_id: userId, session_id: sessionId })
+      return get('state', `${TOKEN_STATE_PATH}?${q}`, TokenStateResponse)
+    },
+    async fetchDenied(): Promise<DeniedToken[]> {
+      return (await get<{ items: DeniedToken[] }>('denied', DENIED_PATH, DeniedResponse)).items
+    },
+  }
+}
+export type IdentityClient = ReturnType<typeof createIdentityClient>
