@@ -12,6 +12,7 @@ import { proxyPlugin } from './plugins/proxy.ts'
 import { rateLimitPlugin } from './plugins/rate-limit.ts'
 import { proxiedRoutes } from './plugins/routes.ts'
 import { upstreamReady } from './readiness.ts'
+import { opsRoutes } from './routes/ops.routes.ts'
 import { createUpstreamPicker } from './routing/service-table.ts'
 import { securityBaseline } from './security-baseline.ts'
 import { subscribeTokenState } from './token-state/events.ts'
@@ -76,6 +77,7 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
     permissionTable: config.permission_table,
     pick,
   })
+  await app.register(opsRoutes, { config, tokenState, bus, metrics }) // dead letters for `switchboard dlq --gateway`
   // Seam: the WebSocket proxy for /api/v1/ws (route class "optional") registers here, in its own context,
   // with @fastify/websocket; until then /api/v1/ws falls under /api/v1/* (staff) and reaches realtime-voice.
 

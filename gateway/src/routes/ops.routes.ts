@@ -1,9 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox'
-import type { PermissionTable } from '@switchboard/auth'
+import { buildKeyring } from '@switchboard/auth'
 import { AUDIT_RECORDED_TYPE, auditSubject } from '@switchboard/contracts'
 import { type EventBus, newEnvelope } from '@switchboard/events'
 import { actionFor } from '@switchboard/platform'
 import type { FastifyInstance } from 'fastify'
+import type { GatewayConfig } from '../config.ts'
 import { GatewayErrors } from '../errors.ts'
 import type { GatewayMetrics } from '../metrics.ts'
 import { type AuthDeps, installAuthentication } from '../plugins/authenticate.ts'
@@ -11,10 +12,10 @@ import { installPermissionCheck } from '../plugins/permission.ts'
 import { installScopeGuard } from '../plugins/scope-guard.ts'
 
 export interface OpsRoutesOptions {
-  auth: AuthDeps
+  config: Pick<GatewayConfig, 'jwt' | 'permission_table'>
+  tokenState: AuthDeps['tokenState']
   bus: EventBus
   metrics: GatewayMetrics
-  permissionTable: PermissionTable | undefined
 }
 
 const DeadLetterView = Type.Object({
@@ -53,12 +54,18 @@ const ReplayBody = Type.Object(
  * management path requires `*`); a replay is a management write and is audited like one.
  */
 export async function opsRoutes(app: FastifyInstance, opts: OpsRoutesOptions) {
-  installAuthentication(app, 'management', opts.auth)
+  const { config } = opts
+  installAuthentication(app, 'management', {
+    keys: buildKeyring(config.jwt.secret, config.jwt.previous_secrets),
+    maxTokenBytes: config.jwt.max_token_bytes,
+    tokenState: opts.tokenState,
+    metrics: opts.metrics,
+  })
   app.addHook('onRequest', async (request) => {
     const kind = request.gw.kind!
     if (kind !== 'admin' && kind !== 'service') throw new GatewayErrors.PrincipalKindForbidden(kind)
   })
-  installScopeGuard(app, opts.permissionTable)
+  installScopeGuard(app, config.permission_table)
   installPermissionCheck(app)
   app.addHook('onResponse', async (request, reply) => {
     if (request.method !== 'POST' || !request.gw.claims) return
