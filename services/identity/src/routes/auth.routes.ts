@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { findSession, listUserSessions, sessionBaseView } from '../db/sessions.repository.ts'
+import { findSession, listUserSessions } from '../db/sessions.repository.ts'
 import { findUserById, identityDb, userView } from '../db/users.repository.ts'
 import { login, refresh, register } from '../domain/auth-flow.ts'
 import { revokeSession, revokeUserSessions } from '../domain/revocation.ts'
 import { readSelectors } from '../domain/scope-selection.ts'
-import { sessionViews } from '../domain/session-risk.ts'
+import { authSessionViews } from '../domain/session-views.ts'
 import { IdentityErrors } from '../errors.ts'
 import { inTransaction } from '../events/publish.ts'
 import {
@@ -77,16 +77,10 @@ export const authSelfRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { user_id, session_id, tenant_id, workspace_id } = request.principal
       const rows = await listUserSessions(identityDb(app), user_id, { limit: 100 })
-      const views = await sessionViews(
-        rows.map((r) => ({ ...r, token_version: Number(r.token_version) })),
-        {
-          currentSessionId: session_id,
-          now: new Date(),
-          policy: await app.identity.riskPolicy.policyFor({ tenant_id, workspace_id }),
-          ipIntel: app.identity.ipIntel,
-        },
-      )
-      const items = views.map((v, i) => ({ ...sessionBaseView(rows[i] as (typeof rows)[number]), ...v }))
+      const items = await authSessionViews(app.identity, rows, {
+        scope: { tenant_id, workspace_id },
+        currentSessionId: session_id,
+      })
       return { count: items.length, items }
     },
   )

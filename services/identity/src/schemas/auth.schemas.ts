@@ -84,8 +84,6 @@ export const SessionView = Type.Object({
   is_current: Type.Optional(Type.Boolean()),
   user_agent: Type.String(),
   client_ip: Type.String(),
-  tenant_id: Type.String(),
-  workspace_id: Type.String(),
   created_at: Type.String(),
   last_seen_at: Type.String(),
   last_refresh_at: Nullable(Type.String()),
