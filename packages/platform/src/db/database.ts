@@ -1,4 +1,4 @@
-import { Kysely, type LogEvent, type Migration, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import { Kysely, type LogEvent, type Migration, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config.ts'
 import type { Logger } from '../logger.ts'
@@ -86,9 +86,16 @@ export async function createDatabase<DB>(
 
 /** Forward-only migrations at start-up; on PostgreSQL Kysely's migrator holds an advisory lock, so replicas can race safely. */
 export async function migrateToLatest(db: Kysely<any>, migrations: Record<string, Migration>, logger: Logger) {
+  // Kysely looks for its ledger tables in every schema unless told which one: another service's (or test's)
+  // schema holding `kysely_migration_lock` would make it skip creating this schema's own.
+  const schema =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
+      : undefined
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
   })
   const { error, results } = await migrator.migrateToLatest()
   for (const r of results ?? []) {
