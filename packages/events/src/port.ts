@@ -52,6 +52,8 @@ export interface DeadLetter {
   failed_at: string
   deliveries: number
   envelope: Envelope
+  /** custom headers of the original message (not the bus's own); given back on replay */
+  headers?: Record<string, string>
 }
 
 export interface ReplayFrom {
@@ -69,16 +71,31 @@ export interface EventBus {
   readonly kind: 'jetstream' | 'memory'
   ensureStreams(streams: readonly StreamDef[]): Promise<void>
   /** publishes with dedup on `msgId` (default: the envelope id) inside the duplicate window */
-  publish(subject: string, envelope: Envelope, opts?: { msgId?: string; headers?: Record<string, string> }): Promise<PublishResult>
-  /** durable, at-least-once consumption; a throwing handler is redelivered after a delay */
+  publish(
+    subject: string,
+    envelope: Envelope,
+    opts?: { msgId?: string; headers?: Record<string, string> },
+  ): Promise<PublishResult>
+  /**
+   * durable, at-least-once consumption; a throwing handler is redelivered after a delay. The stream
+   * must exist (ensureStreams first); each call handles one message at a time, and calls sharing a
+   * durable share its messages
+   */
   consume(opts: ConsumerOptions, handler: Handler): Promise<Subscription>
-  /** every subscriber gets every new message on the filter (fan-out to all replicas), from now on, no acks */
+  /**
+   * every subscriber gets every new message on the filter (fan-out to all replicas), from now on, no
+   * acks; the filter must lie within one stream
+   */
   subscribe(filter: string, handler: Handler): Promise<Subscription>
   /** reads a stream from a point to its current end, in order */
   replay(stream: string, from: ReplayFrom, handler: Handler): Promise<number>
   deadLetters(opts?: { limit?: number; consumer?: string }): Promise<DeadLetter[]>
   /** republishes dead letters to their origin subject, removes them from the dead-letter stream */
-  replayDeadLetters(opts?: { seqs?: number[]; consumer?: string; onProgress?: (done: number, total: number) => void }): Promise<number>
+  replayDeadLetters(opts?: {
+    seqs?: number[]
+    consumer?: string
+    onProgress?: (done: number, total: number) => void
+  }): Promise<number>
   /** is the connection usable (for /ready) */
   healthy(): Promise<boolean>
   close(): Promise<void>

@@ -1,0 +1,14 @@
+export * from './inbox.ts'
+export * from './jetstream.ts'
+export * from './memory.ts'
+export * from './metrics.ts'
+export * from './migrations.ts'
+export * from './outbox.ts'
+export type * from './port.ts'
+export {
+  backoffDelay,
+  DEFAULTS as EVENT_BUS_DEFAULTS,
+  DLQ_HEADERS,
+  DLQ_STREAM,
+  subjectMatches,
+} from './shared.ts'

@@ -1,0 +1,163 @@
+import type { Envelope } from '@switchboard/contracts'
+import type { Logger } from 'pino'
+import { createDurable, type Durable } from './memory-durable.ts'
+import { createMemoryStore, type StoredMessage } from './memory-store.ts'
+import { type EventBusMetrics, subjectRoot } from './metrics.ts'
+import type { Delivery, EventBus, Handler, Subscription } from './port.ts'
+import {
+  carriedHeaders,
+  DEFAULTS,
+  DLQ_STREAM,
+  deadLetterHeaders,
+  deadLetterMsgId,
+  deadLetterSubject,
+  parseDeadLetter,
+  replayMsgId,
+  selectDeadLetters,
+  subjectMatches,
+} from './shared.ts'
+
+export interface MemoryBusOptions {
+  logger: Logger
+  metrics?: EventBusMetrics
+  /** dedup window by message id (default 2 minutes) */
+  duplicateWindowMs?: number
+}
+
+interface Subscriber {
+  filter: string
+  handler: Handler
+  /** deliveries to one subscriber stay in order */
+  chain: Promise<void>
+}
+
+/**
+ * The EventBus in one process (the embedded mode): same contract as JetStream — at-least-once,
+ * delayed redelivery, max deliveries to the dead-letter stream, dedup by id, replay — with the
+ * streams held in memory, so they do not survive a restart.
+ */
+export function createMemoryBus(opts: MemoryBusOptions): EventBus {
+  const { logger, metrics } = opts
+  const store = createMemoryStore(opts.duplicateWindowMs ?? DEFAULTS.duplicateWindowMs)
+  store.ensure(DLQ_STREAM)
+  const durables = new Map<string, { stream: string; durable: Durable }>()
+  const subscribers = new Set<Subscriber>()
+  let closed = false
+
+  const toDelivery = (m: StoredMessage, deliveryCount: number): Delivery => ({
+    subject: m.subject,
+    envelope: JSON.parse(m.data) as Envelope,
+    seq: m.seq,
+    deliveryCount,
+    headers: { ...m.headers },
+  })
+
+  const append = (subject: string, data: string, msgId: string, headers: Record<string, string>) => {
+    if (closed) throw new Error('event bus is closed')
+    const result = store.append(subject, data, msgId, headers)
+    if (result.duplicate) return result
+    for (const { stream, durable } of durables.values()) if (stream === result.stream) durable.notify()
+    for (const sub of subscribers) {
+      if (!subjectMatches(sub.filter, subject)) continue
+      const delivery = toDelivery(result.message, 1)
+      sub.chain = sub.chain
+        .then(() => sub.handler(delivery))
+        .catch((err: unknown) => logger.warn({ err, subject, seq: delivery.seq }, 'subscriber failed'))
+    }
+    return result
+  }
+
+  const deadLetter: Parameters<typeof createDurable>[0]['deadLetter'] = (m, origin) => {
+    const headers = { ...carriedHeaders(m.headers), ...deadLetterHeaders(origin) }
+    append(deadLetterSubject(origin), m.data, deadLetterMsgId(origin), headers)
+    metrics?.deadLetters.inc({ consumer: origin.consumer })
+    logger.warn({ consumer: origin.consumer, seq: m.seq, subject: m.subject }, 'event dead-lettered')
+  }
+
+  const listDeadLetters = () =>
+    store.read(DLQ_STREAM.name, {}).map((m) => parseDeadLetter(m.seq, m.headers, JSON.parse(m.data) as Envelope))
+
+  const bus: EventBus = {
+    kind: 'memory',
+
+    async ensureStreams(streams) {
+      for (const def of streams) store.ensure(def)
+    },
+
+    async publish(subject, envelope, publishOpts = {}) {
+      const result = append(
+        subject,
+        JSON.stringify(envelope),
+        publishOpts.msgId ?? envelope.id,
+        publishOpts.headers ?? {},
+      )
+      if (!result.duplicate) metrics?.published.inc({ subject_root: subjectRoot(subject) })
+      return { seq: result.seq, duplicate: result.duplicate }
+    },
+
+    async consume(consumerOpts, handler) {
+      if (closed) throw new Error('event bus is closed')
+      if (!store.has(consumerOpts.stream)) throw new Error(`stream not found: ${consumerOpts.stream}`)
+      const key = `${consumerOpts.stream}/${consumerOpts.durable}`
+      let entry = durables.get(key)
+      if (!entry) {
+        const deps = { logger, metrics, toDelivery, deadLetter, bySeq: store.bySeq, nextAfter: store.nextAfter }
+        entry = { stream: consumerOpts.stream, durable: createDurable(deps, consumerOpts.stream, consumerOpts.durable) }
+        durables.set(key, entry)
+      }
+      entry.durable.configure(consumerOpts)
+      return entry.durable.addWorker(handler)
+    },
+
+    async subscribe(filter, handler): Promise<Subscription> {
+      const sub: Subscriber = { filter, handler, chain: Promise.resolve() }
+      subscribers.add(sub)
+      return {
+        async stop() {
+          subscribers.delete(sub)
+          await sub.chain
+        },
+      }
+    },
+
+    async replay(stream, from, handler) {
+      const snapshot = store.read(stream, from)
+      for (const m of snapshot) await handler(toDelivery(m, 1))
+      return snapshot.length
+    },
+
+    async deadLetters(filter = {}) {
+      return selectDeadLetters(listDeadLetters(), filter)
+    },
+
+    async replayDeadLetters(replayOpts = {}) {
+      const picked = selectDeadLetters(listDeadLetters(), replayOpts)
+      let done = 0
+      for (const dl of picked) {
+        await bus.publish(dl.origin_subject, dl.envelope, {
+          msgId: replayMsgId(dl.envelope.id, dl.seq),
+          headers: dl.headers,
+        })
+        store.remove(DLQ_STREAM.name, dl.seq)
+        done++
+        replayOpts.onProgress?.(done, picked.length)
+      }
+      return done
+    },
+
+    async healthy() {
+      return !closed
+    },
+
+    async close() {
+      if (closed) return
+      closed = true
+      await Promise.allSettled([...durables.values()].map((d) => d.durable.close()))
+      await Promise.allSettled([...subscribers].map((s) => s.chain))
+      durables.clear()
+      subscribers.clear()
+      store.clear()
+    },
+  }
+  return bus
+}

@@ -1,0 +1,56 @@
+import type { Actor, Envelope } from '@switchboard/contracts'
+import type { Kysely } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import type { EventsTables } from './migrations.ts'
+
+export { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay.ts'
+
+export interface NewEnvelopeInput<T> {
+  type: string
+  /** schema version of `data` (default 1) */
+  version?: number
+  tenant_id: string
+  workspace_id: string
+  actor: Actor
+  request_id?: string
+  data: T
+}
+
+/** Builds an envelope with a fresh UUIDv7 id (time-ordered) and the current time. */
+export function newEnvelope<T>(input: NewEnvelopeInput<T>): Envelope<T> {
+  const envelope: Envelope<T> = {
+    id: uuidv7(),
+    type: input.type,
+    version: input.version ?? 1,
+    occurred_at: new Date().toISOString(),
+    tenant_id: input.tenant_id,
+    workspace_id: input.workspace_id,
+    actor: input.actor,
+    data: input.data,
+  }
+  if (input.request_id !== undefined) envelope.request_id = input.request_id
+  return envelope
+}
+
+/**
+ * Writes an event to the outbox inside the caller's transaction, beside the state change it
+ * describes; the relay publishes it once the transaction has committed. Call the relay's kick()
+ * after the commit to publish at once rather than at the next poll.
+ */
+export async function appendOutbox(
+  trx: Kysely<any>,
+  subject: string,
+  envelope: Envelope,
+  opts: { headers?: Record<string, string> } = {},
+): Promise<void> {
+  await (trx as Kysely<EventsTables>)
+    .insertInto('outbox')
+    .values({
+      id: envelope.id,
+      subject,
+      envelope: JSON.stringify(envelope),
+      headers: JSON.stringify(opts.headers ?? {}),
+      created_at: new Date().toISOString(),
+    })
+    .execute()
+}
