@@ -66,7 +66,9 @@ export async function createService<C extends ServiceBaseConfig>({ config, deps,
   })
   const opened: Array<() => Promise<unknown>> = [() => database.close()]
   try {
-    await migrateToLatest(database.db, { ...eventsMigrations, ...migrations }, logger)
+    await migrateToLatest(database.db, { ...eventsMigrations, ...migrations }, logger, {
+      schema: config.database.driver === 'postgres' ? config.database.schema : undefined,
+    })
     const cache = deps.cache ?? createCache(config.cache)
     if (!deps.cache) opened.push(() => cache.close())
     const app = createApp({

@@ -1,4 +1,13 @@
-import { Kysely, type LogEvent, type Migration, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import {
+  Kysely,
+  type LogEvent,
+  type Migration,
+  Migrator,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+} from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config.ts'
 import type { Logger } from '../logger.ts'
