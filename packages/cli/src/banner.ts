@@ -24,8 +24,9 @@ export function loginBanner(opts: {
       const a = s[k]
       const pw =
         a.password ??
-        '(unchanged: this account existed already; set ADMIN_PASSWORD/AGENT_PASSWORD on a fresh DATA_DIR to choose one)'
-      lines.push(`  ${k.padEnd(9)}  ${a.username} / ${pw}`)
+        `(an existing account whose password is not known here; set ${k.toUpperCase()}_PASSWORD to reset it)`
+      const note = a.stored_in ? `   (generated; kept in ${a.stored_in})` : ''
+      lines.push(`  ${`${k}:`.padEnd(10)} ${a.username} / ${pw}${note}`)
     }
     const pw = s.admin.password ?? '<password>'
     lines.push(

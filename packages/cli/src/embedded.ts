@@ -54,7 +54,8 @@ function unitEnv(
     INTERNAL_SECRET: secrets.internal,
   }
   // Resolved above; a leftover *_FILE would win over the value we hand every unit.
-  for (const k of ['JWT_SECRET_FILE', 'INTERNAL_SECRET_FILE', 'SQLITE_FILE']) delete out[k]
+  // The runner seeds once itself (with the passwords it can print), not each unit on its own.
+  for (const k of ['JWT_SECRET_FILE', 'INTERNAL_SECRET_FILE', 'SQLITE_FILE', 'SEED_DEMO']) delete out[k]
   return out
 }
 
@@ -98,7 +99,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     for (const name of SERVICES) {
       const unit = await loadUnit(name)
       const config = unit.loadConfig(shared)
-      const app = await unit.build(config, { logger: logger.child({ service: name }), bus, cache })
+      const app = await unit.build(config, { logger, bus, cache })
       started.push(app)
       apps[name] = app
       await app.listen({ host: '127.0.0.1', port: 0 })
@@ -112,11 +113,11 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       HOST: opts.host ?? env.HOST ?? '127.0.0.1',
       PORT: String(opts.port ?? env.PORT ?? 8080),
     })
-    const gatewayApp = await gateway.build(gatewayConfig, { logger: logger.child({ service: 'gateway' }), bus, cache })
+    const gatewayApp = await gateway.build(gatewayConfig, { logger, bus, cache })
     started.push(gatewayApp)
     await gatewayApp.listen({ host: opts.host ?? env.HOST ?? '127.0.0.1', port: opts.port ?? Number(env.PORT ?? 8080) })
     const url = addressOf(gatewayApp)
-    const seeded = opts.seed === false ? undefined : await seedWithIdentity(apps.identity, { env, logger })
+    const seeded = opts.seed === false ? undefined : await seedWithIdentity(apps.identity, { env, logger, dataDir })
     return { url, serviceUrls, seeded, secrets, dataDir, bus, cache, close: closeAll }
   } catch (err) {
     await closeAll()

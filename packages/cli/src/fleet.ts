@@ -154,7 +154,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     await Promise.all(children.map(ready))
     for (const [i, url] of gatewayUrls.entries()) spawnUnit('gateway', i, url, upstreams)
     await Promise.all(children.filter((c) => c.unit === 'gateway').map(ready))
-    const seeded = opts.seed === false ? undefined : await seedOneOff({ env: unitEnv('identity'), logger })
+    const seeded = opts.seed === false ? undefined : await seedOneOff({ env: unitEnv('identity'), logger, dataDir })
     return { gatewayUrls, serviceUrls, children, namespace, env, unitEnv, seeded, close }
   } catch (err) {
     await close()

@@ -6,6 +6,6 @@ export { type Fleet, type FleetChild, type FleetOptions, namespaced, REPO_ROOT, 
 export { type DroppedNamespace, dropNamespace, type NamespaceEngines } from './namespace.ts'
 export { freePort, portRange, waitForOk } from './ports.ts'
 export { findSecret, resolveSecret } from './secrets.ts'
-export { type DemoSeed, demoAccounts } from './seed.ts'
+export type { DemoAccount, DemoSeed } from './seed.ts'
 export { type MintOptions, mintServiceToken } from './service-token.ts'
 export { loadUnit, SERVICES, type ServiceName, UNITS, type UnitName } from './units.ts'

@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { dropNamespace, startEmbedded, startFleet } from '@switchboard/cli'
+import { DEFAULT_RATE_LIMITS } from '@switchboard/gateway'
+import { createDatabase, createRootLogger, type Database } from '@switchboard/platform'
+import { engineUrls, uniqueId } from '@switchboard/testing'
+
+export type Mode = 'embedded' | 'fleet'
+export const MODES: readonly Mode[] = ['embedded', 'fleet']
+
+export interface Account {
+  username: string
+  password: string
+}
+
+/** One running Switchboard, reached only through its gateway's URL. */
+export interface System {
+  mode: Mode
+  url: string
+  tenant_id: string
+  workspace_id: string
+  admin: Account
+  agent: Account
+  env: NodeJS.ProcessEnv
+  /** arguments that point `switchboard dlq …` at this system's dead letters */
+  dlqArgs(adminToken: string): string[]
+  /** this service's own database, opened from the test (SQLite file or PostgreSQL schema) */
+  serviceDatabase(service: string): Promise<Database<any>>
+  close(): Promise<void>
+}
+
+export interface SystemOptions {
+  /** extra environment for every unit (e.g. a low rate limit) */
+  env?: NodeJS.ProcessEnv
+  replicas?: number
+}
+
+const engines = engineUrls()
+
+/** A header key with a tiny limit: only requests that carry it count, so one test can hit 429 without starving the rest. */
+export const LIMITED_HEADER = 'x-e2e-bucket'
+export const LIMITED_PER_MINUTE = 3
+
+/**
+ * The environment the tests run the system with: generated secrets, known demo passwords, cheap (still real)
+ * argon2, generous per-client limits (every request comes from 127.0.0.1) plus one tiny header-keyed limit.
+ */
+export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const limits = {
+    ...DEFAULT_RATE_LIMITS,
+    global: { requests_per_minute: 100_000, burst: 10_000 },
+    prefixes: DEFAULT_RATE_LIMITS.prefixes.map((p) => ({ ...p, requests_per_minute: 100_000, burst: 10_000 })),
+    header_keys: [{ header: LIMITED_HEADER, requests_per_minute: LIMITED_PER_MINUTE, burst: LIMITED_PER_MINUTE }],
+  }
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATABASE_URL: engines.databaseUrl,
+    REDIS_URL: engines.redisUrl,
+    NATS_URL: engines.natsUrl,
+    JWT_SECRET: randomBytes(32).toString('base64url'),
+    INTERNAL_SECRET: randomBytes(32).toString('base64url'),
+    ADMIN_USERNAME: 'admin',
+    ADMIN_PASSWORD: `Adm-${randomBytes(9).toString('base64url')}`,
+    AGENT_USERNAME: 'agent',
+    AGENT_PASSWORD: `Agt-${randomBytes(9).toString('base64url')}`,
+    ARGON2_MEMORY_COST_KIB: '1024',
+    ARGON2_TIME_COST: '1',
+    RATE_LIMITS_JSON: JSON.stringify(limits),
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    ...extra,
+  }
+}
+
+function accounts(env: NodeJS.ProcessEnv) {
+  return {
+    admin: { username: env.ADMIN_USERNAME!, password: env.ADMIN_PASSWORD! },
+    agent: { username: env.AGENT_USERNAME!, password: env.AGENT_PASSWORD! },
+  }
+}
+
+/** The embedded default in this process: port 0, a temporary DATA_DIR (removed on close). */
+async function embedded(opts: SystemOptions): Promise<System> {
+  const env = testEnv(opts.env)
+  const dataDir = mkdtempSync(join(tmpdir(), 'sb-e2e-'))
+  // stdout belongs to TAP; unit logs go to stderr.
+  const logger = createRootLogger({ level: env.LOG_LEVEL, destination: process.stderr })
+  const system = await startEmbedded({ port: 0, dataDir, env, logger }).catch((err) => {
+    rmSync(dataDir, { recursive: true, force: true })
+    throw err
+  })
+  return {
+    mode: 'embedded',
+    url: system.url,
+    tenant_id: system.seeded!.tenant_id,
+    workspace_id: system.seeded!.workspace_id,
+    ...accounts(env),
+    env,
+    dlqArgs: (token) => ['--gateway', system.url, '--token', token],
+    serviceDatabase: (service) =>
+      createDatabase({ driver: 'sqlite', file: join(dataDir, `${service}.sqlite`) }, logger),
+    close: async () => {
+      await system.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The fleet as child processes on the real engines, isolated by a namespace that is dropped on close. */
+async function fleet(opts: SystemOptions): Promise<System> {
+  const env = testEnv(opts.env)
+  const namespace = uniqueId('e2e')
+  const logger = createRootLogger({ level: env.LOG_LEVEL, destination: process.stderr })
+  const tail: string[] = []
+  const output = (line: string) => {
+    tail.push(line)
+    if (tail.length > 200) tail.shift()
+    process.stderr.write(`${line}\n`)
+  }
+  const running = await startFleet({
+    replicas: opts.replicas ?? 1,
+    port: 0,
+    servicePort: 0,
+    namespace,
+    env,
+    output,
+    logger,
+  }).catch(async (err) => {
+    await dropNamespace(namespace, engines).catch(() => {})
+    throw err
+  })
+  return {
+    mode: 'fleet',
+    url: running.gatewayUrls[0]!,
+    tenant_id: running.seeded!.tenant_id,
+    workspace_id: running.seeded!.workspace_id,
+    ...accounts(env),
+    env,
+    dlqArgs: () => ['--nats', engines.natsUrl, '--prefix', namespace],
+    serviceDatabase: (service) =>
+      createDatabase(
+        { driver: 'postgres', url: engines.databaseUrl, schema: `${namespace}_${service}`, pool_max: 1 },
+        logger,
+      ),
+    close: async () => {
+      await running.close()
+      await dropNamespace(namespace, engines)
+    },
+  }
+}
+
+export function startSystem(mode: Mode, opts: SystemOptions = {}): Promise<System> {
+  return mode === 'embedded' ? embedded(opts) : fleet(opts)
+}
