@@ -23,3 +23,13 @@ export const tokenUnscoped = (request: FastifyRequest) =>
   (request.principal.kind === 'admin' || request.principal.kind === 'service') &&
   !request.principal.token_tenant_id &&
   !request.principal.token_workspace_id
+
+/**
+ * Names the audit action where the path alone is ambiguous (`…/sessions/revoke` and `/tokens/revoke` would
+ * both derive `security.revoke`). A route-level onRequest hook, so refusals before the handler carry it too.
+ */
+export function auditAs(action: string) {
+  return async function auditAction(request: FastifyRequest) {
+    request.audit.action = action
+  }
+}

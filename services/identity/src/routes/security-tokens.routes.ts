@@ -15,7 +15,7 @@ import {
   RevokedTokensQuery,
   RevokeTokenBody,
 } from '../schemas/security.schemas.ts'
-import { requireAccess } from './access.ts'
+import { auditAs, requireAccess } from './access.ts'
 
 const tags = ['security']
 
@@ -24,6 +24,7 @@ export const securityTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/security/tokens/revoke',
     {
+      onRequest: auditAs('security.tokens_revoke'),
       preValidation: requireAccess('security.write'),
       schema: { tags, body: RevokeTokenBody, response: { 200: RevokedToken, ...errorResponses } },
     },

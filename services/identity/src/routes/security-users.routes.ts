@@ -24,7 +24,7 @@ import {
   UserSecurityState,
   UserSessionsResult,
 } from '../schemas/security.schemas.ts'
-import { requireAccess } from './access.ts'
+import { auditAs, requireAccess } from './access.ts'
 
 const tags = ['security']
 
@@ -63,7 +63,11 @@ export const securityUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // A preview: reads only, so security.read is enough although it is a POST.
   app.post(
     '/api/security/users/query',
-    { preValidation: read, schema: { tags, body: UserIdsBody, response: { 200: UserQueryResult, ...errorResponses } } },
+    {
+      onRequest: auditAs('security.users_query'),
+      preValidation: read,
+      schema: { tags, body: UserIdsBody, response: { 200: UserQueryResult, ...errorResponses } },
+    },
     async (request) => {
       const ids = [...new Set(request.body.user_ids)]
       const visible = await visibleUserIds(app.db, ids, scopeOf(request))
@@ -104,6 +108,7 @@ export const securityUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/security/users/:id/sessions/revoke',
     {
+      onRequest: auditAs('security.sessions_revoke'),
       preValidation: write,
       schema: {
         tags,
@@ -143,6 +148,7 @@ export const securityUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/security/users/:id/sessions/revoke-all',
     {
+      onRequest: auditAs('security.sessions_revoke_all'),
       preValidation: write,
       schema: {
         tags,
@@ -177,6 +183,7 @@ export const securityUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/security/users/:id/revoke-tokens',
     {
+      onRequest: auditAs('security.users_revoke_tokens'),
       preValidation: write,
       schema: {
         tags,
@@ -208,6 +215,7 @@ export const securityUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/security/users/revoke-tokens',
     {
+      onRequest: auditAs('security.users_batch_revoke_tokens'),
       preValidation: write,
       schema: { tags, body: UserIdsBody, response: { 200: BatchRevokeResult, ...errorResponses } },
     },

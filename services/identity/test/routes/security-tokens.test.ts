@@ -45,7 +45,7 @@ for (const mode of MODES) {
       t.equal(body.expires_at, new Date(c.exp * 1000).toISOString())
       const ev = await rec.find('identity.token.denylisted', (d: any) => d.jti === c.jti)
       t.equal(ev.data.expires_at, body.expires_at)
-      const audit = await rec.audit('security.revoke', c.jti)
+      const audit = await rec.audit('security.tokens_revoke', c.jti)
       t.equal(audit.after_json.jti, c.jti)
       t.equal(audit.before_json, null)
       t.equal(audit.request_json.token, '[REDACTED]', 'the token itself is masked in the audit record')

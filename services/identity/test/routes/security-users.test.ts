@@ -183,7 +183,7 @@ for (const mode of MODES) {
       )
       t.equal(ev.data.session.token_version, 2)
       t.equal(ev.tenant_id, 'acme')
-      const audit = await rec.audit('security.revoke', alice.user_id)
+      const audit = await rec.audit('security.sessions_revoke', alice.user_id)
       t.same(audit.before_json, { session_id: sid1, status: 'active', token_version: 1, revoked_at: null })
       t.equal(audit.after_json.status, 'revoked')
       t.equal(audit.success, true)
@@ -230,7 +230,7 @@ for (const mode of MODES) {
         'identity.session.token_state_changed',
         (d: any) => d.session.session_id === sid3 && !d.session.active,
       )
-      const audit = await rec.audit('security.revoke_all', alice.user_id)
+      const audit = await rec.audit('security.sessions_revoke_all', alice.user_id)
       t.same(audit.after_json, { revoked_sessions: [sid3] })
       const views = (await get(`/api/security/users/${alice.user_id}/sessions`, who.acmeAdmin)).json()
       t.same(
@@ -256,7 +256,7 @@ for (const mode of MODES) {
       )
       t.ok(ev.data.user.token_valid_after, 'token_valid_after set')
       t.equal(ev.data.reason, 'suspicious')
-      const audit = await rec.audit('security.revoke_tokens', bob.user_id)
+      const audit = await rec.audit('security.users_revoke_tokens', bob.user_id)
       t.equal(audit.before_json.token_version, 1)
       t.equal(audit.after_json.token_version, 2)
       t.equal(audit.before_json.token_valid_after, null)
@@ -275,6 +275,12 @@ for (const mode of MODES) {
       })
       t.equal(refused.statusCode, 404)
       t.equal(refused.json().code, 'IDENTITY_USER_NOT_FOUND')
+      const refusedAudit = await rec.audit('security.users_batch_revoke_tokens', `${alice.user_id},${gina.user_id}`)
+      t.same(
+        [refusedAudit.success, refusedAudit.status_code, refusedAudit.after_json],
+        [false, 404, null],
+        'refusal audited',
+      )
       t.equal(
         (await get(`/api/security/users/${gina.user_id}`, who.platform)).json().token_version,
         before,
@@ -302,7 +308,7 @@ for (const mode of MODES) {
         'identity.user.token_state_changed',
         (d: any) => d.user.user_id === alice.user_id && d.user.token_version === aliceBefore + 1,
       )
-      const audit = await rec.audit('security.revoke_tokens', `${alice.user_id},${bob.user_id}`)
+      const audit = await rec.audit('security.users_batch_revoke_tokens', `${alice.user_id},${bob.user_id}`)
       t.equal(audit.after_json.length, 2)
       const platformBatch = await post('/api/security/users/revoke-tokens', who.platform, { user_ids: [gina.user_id] })
       t.equal(platformBatch.statusCode, 200, 'unscoped service reaches every tenant')
