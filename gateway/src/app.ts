@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { REQUEST_ID_HEADER } from '@switchboard/contracts'
 import { installErrorHandling, installHealth, type Logger, type ReadinessCheck } from '@switchboard/platform'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import type { GatewayConfig } from './config.ts'
 import type { GatewayMetrics } from './metrics.ts'
 import { routeClassOf } from './routing/route-classes.ts'
@@ -21,7 +21,7 @@ export function createGatewayApp(
 ) {
   const fastify = Fastify({
     loggerInstance: logger.child({ service: 'gateway' }),
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.body_limit_bytes,
     // Fastify accepts a hop count too; its types only list the other forms.
     trustProxy: config.trust_proxy as boolean,

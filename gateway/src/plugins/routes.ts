@@ -20,17 +20,13 @@ export interface RoutesDeps {
   pick: (service: string) => string | undefined
 }
 
-/** First policy of every proxied context: which service, and is the path unambiguous. */
-function installRouting(app: FastifyInstance, pick: RoutesDeps['pick'], metrics: GatewayMetrics) {
+/** First policy of every proxied context: which service (404 if none), and is the path unambiguous. */
+function installRouting(app: FastifyInstance) {
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?', 1)[0] ?? ''
     if (!isCanonicalPath(path)) throw new GatewayErrors.PathInvalid()
     const service = serviceFor(path)
     if (!service) throw new GatewayErrors.RouteNotFound(path)
-    if (!pick(service)) {
-      metrics.upstreamErrors.inc({ service, kind: 'not_configured' })
-      throw new GatewayErrors.UpstreamNotConfigured(service)
-    }
     request.gw.service = service
   })
 }
@@ -42,7 +38,7 @@ function installRouting(app: FastifyInstance, pick: RoutesDeps['pick'], metrics:
 export async function proxiedRoutes(app: FastifyInstance, deps: RoutesDeps) {
   const register = (cls: Exclude<RouteClass, 'optional'>, policies: (ctx: FastifyInstance) => void) =>
     app.register(async (ctx) => {
-      installRouting(ctx, deps.pick, deps.metrics)
+      installRouting(ctx)
       policies(ctx)
       for (const url of CLASS_PATTERNS[cls]) {
         ctx.route({
@@ -50,8 +46,12 @@ export async function proxiedRoutes(app: FastifyInstance, deps: RoutesDeps) {
           url,
           config: { routeClass: cls },
           handler: async (request, reply) => {
-            const base = deps.pick(request.gw.service!)
-            if (!base) throw new GatewayErrors.UpstreamNotConfigured(request.gw.service!)
+            const service = request.gw.service!
+            const base = deps.pick(service)
+            if (!base) {
+              deps.metrics.upstreamErrors.inc({ service, kind: 'not_configured' })
+              throw new GatewayErrors.UpstreamNotConfigured(service)
+            }
             return app.proxyTo(request, reply, base)
           },
         })

@@ -81,7 +81,9 @@ export function createIdentityClient(opts: IdentityClientOptions) {
 
   return {
     fetchState(userId: string, sessionId: string): Promise<TokenStateResponse> {
-      const q = new URLSearchParams({ user_id: userId, session_id: sessionId })
+      // Identity's query schema refuses empty ids; a service token may have no session.
+      const q = new URLSearchParams({ user_id: userId })
+      if (sessionId) q.set('session_id', sessionId)
       return get('state', `${TOKEN_STATE_PATH}?${q}`, TokenStateResponse)
     },
     async fetchDenied(): Promise<DeniedToken[]> {

@@ -95,9 +95,9 @@ export function createTokenState(deps: TokenStateDeps) {
       if (s) local.putSession(sessionId, s)
       session = s ? { state: s } : undefined
     }
-    if (user && session) return { user: user.state, session: session.state }
+    if (user && session) return { user: user.state, session: session.state, fetched: false }
     const r = await fetchOnce(userId, sessionId)
-    return { user: user ? user.state : r.user, session: session ? session.state : r.session }
+    return { user: r.user, session: r.session, fetched: true }
   }
 
   async function loadDenied() {
@@ -139,9 +139,10 @@ export function createTokenState(deps: TokenStateDeps) {
           throw new TokenStateUnavailableError('denylist not loaded', { cause: err })
         })
       if (local.isDenied(claims.jti)) return { ok: false, message: 'token revoked' }
-      const { user, session } = await lookup(claims.user_id, claims.session_id)
+      const { user, session, fetched } = await lookup(claims.user_id, claims.session_id)
       let verdict = evaluate(claims, kind, user, session)
-      if (verdict.kind === 'stale') {
+      // Straight from identity already: a still newer token can't be explained by a stale cache.
+      if (verdict.kind === 'stale' && !fetched) {
         const key = `${claims.user_id}\n${claims.session_id}`
         const last = lastRefetch.get(key) ?? 0
         if (Date.now() - last >= REFETCH_INTERVAL_MS) {
