@@ -130,6 +130,7 @@ export const securityUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
           reason ?? 'security.session_revoke',
           id,
         )
+        // An already revoked session answers 200 with its current state: revoking is idempotent.
         if (!r || !before) throw new DirectoryErrors.SessionNotFound()
         return { before, after: r.session }
       })
