@@ -66,9 +66,7 @@ export async function createService<C extends ServiceBaseConfig>({ config, deps,
   })
   const opened: Array<() => Promise<unknown>> = [() => database.close()]
   try {
-    await migrateToLatest(database.db, { ...eventsMigrations, ...migrations }, logger, {
-      schema: config.database.driver === 'postgres' ? config.database.schema : undefined,
-    })
+    await migrateToLatest(database.db, { ...eventsMigrations, ...migrations }, logger)
     const cache = deps.cache ?? createCache(config.cache)
     if (!deps.cache) opened.push(() => cache.close())
     const app = createApp({
