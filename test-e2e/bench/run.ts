@@ -1,0 +1,149 @@
+// Benchmarks against the real fleet (PostgreSQL, Redis, NATS): `npm run bench [-- walking|login|revocation]`.
+// Every figure is a ratio or a percentile taken in ONE run, because this machine is noisy.
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { signInternalPrincipal } from '@switchboard/auth'
+import { dropNamespace, startFleet } from '@switchboard/cli'
+import { PRINCIPAL_HEADER } from '@switchboard/contracts'
+import { DEFAULT_RATE_LIMITS } from '@switchboard/gateway'
+import { createRootLogger } from '@switchboard/platform'
+import { engineUrls, uniqueId } from '@switchboard/testing'
+import { client } from '../harness/http.ts'
+import { benchLogin, benchRevocation } from './identity.bench.ts'
+import { counter, fmt, type LoadResult, load, startHelloWorld } from './lib.ts'
+
+const which = new Set(process.argv.slice(2).filter((a) => !a.startsWith('-')))
+const all = which.size === 0 || which.has('all')
+const durationS = Number(process.env.BENCH_DURATION_S ?? 8)
+const engines = engineUrls()
+const namespace = uniqueId('bench')
+const internalSecret = randomBytes(32).toString('base64url')
+// Rate limiting stays ON (its Redis round trip is part of the real path) with limits the load cannot reach.
+const limits = {
+  ...DEFAULT_RATE_LIMITS,
+  global: { requests_per_minute: 100_000_000, burst: 10_000_000 },
+  prefixes: DEFAULT_RATE_LIMITS.prefixes.map((p) => ({ ...p, requests_per_minute: 100_000_000, burst: 10_000_000 })),
+}
+const env: NodeJS.ProcessEnv = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  DATABASE_URL: engines.databaseUrl,
+  REDIS_URL: engines.redisUrl,
+  NATS_URL: engines.natsUrl,
+  JWT_SECRET: randomBytes(32).toString('base64url'),
+  INTERNAL_SECRET: internalSecret,
+  ADMIN_USERNAME: 'admin',
+  ADMIN_PASSWORD: `Adm-${randomBytes(9).toString('base64url')}`,
+  AGENT_USERNAME: 'agent',
+  AGENT_PASSWORD: `Agt-${randomBytes(9).toString('base64url')}`,
+  RATE_LIMITS_JSON: JSON.stringify(limits),
+  LOG_LEVEL: 'warn',
+}
+const logger = createRootLogger({ level: 'warn', destination: process.stderr })
+
+console.log(`# Switchboard benchmarks — namespace ${namespace}, ${durationS}s per load, 50 connections`)
+const fleet = await startFleet({
+  replicas: 1,
+  gatewayReplicas: 2,
+  port: 0,
+  servicePort: 0,
+  namespace,
+  env,
+  logger,
+  output: (line) => {
+    if (/"level":(50|60)/.test(line)) process.stderr.write(`${line}\n`)
+  },
+})
+const results: Record<string, unknown> = { namespace, duration_s: durationS, at: new Date().toISOString() }
+try {
+  const [gatewayA, gatewayB] = fleet.gatewayUrls as [string, string]
+  const identityUrl = fleet.serviceUrls.identity[0]!
+  const ticketsUrl = fleet.serviceUrls.tickets[0]!
+  const api = client(gatewayA)
+  const loginRes = await api.post('/api/v1/auth/login', { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD })
+  if (loginRes.status !== 200) throw new Error(`admin login failed: ${loginRes.status} ${loginRes.text}`)
+  const admin = loginRes.body as { token: string; user: { id: string } }
+
+  if (all || which.has('walking')) {
+    const created = await api.post(
+      '/api/tickets',
+      { title: 'bench ticket', customer_id: 'cust-bench' },
+      { token: admin.token },
+    )
+    if (created.status !== 201) throw new Error(`ticket create failed: ${created.status} ${created.text}`)
+    const ticketId = created.body.id as string
+    const path = `/api/tickets/${ticketId}`
+    // What the gateway would pass: the same principal, signed with the internal secret.
+    const claims = JSON.parse(Buffer.from(admin.token.split('.')[1]!, 'base64url').toString())
+    const principalToken = await signInternalPrincipal(
+      internalSecret,
+      {
+        user_id: claims.sub,
+        kind: 'admin',
+        roles: claims.roles ?? ['admin'],
+        permissions: ['*'],
+        tenant_id: claims.tenant_id ?? '',
+        workspace_id: claims.workspace_id ?? '',
+        session_id: claims.session_id,
+        jti: claims.jti,
+        token_tenant_id: claims.tenant_id ?? '',
+        token_workspace_id: claims.workspace_id ?? '',
+      },
+      3600,
+    )
+    const hello = await startHelloWorld(18_099)
+    try {
+      const bearer = { authorization: `Bearer ${admin.token}` }
+      // warm-up: JIT, pools, token-state cache
+      await load('warm', `${gatewayA}${path.slice(1)}`, { durationS: 2, headers: bearer })
+      await load('warm', `${ticketsUrl}${path}`, { durationS: 2, headers: { [PRINCIPAL_HEADER]: principalToken } })
+      const hw = await load('bare fastify hello-world', hello.url, { durationS })
+      const direct = await load('GET /api/tickets/:id direct to tickets', `${ticketsUrl}${path}`, {
+        durationS,
+        headers: { [PRINCIPAL_HEADER]: principalToken },
+      })
+      const identityQueriesBefore = await counter(`${identityUrl}/metrics`, 'db_queries_total')
+      const fetchesBefore = await counter(`${gatewayA}/metrics`, 'gateway_token_state_fetch_total')
+      const viaGateway = await load('GET /api/tickets/:id through the gateway', `${gatewayA}${path.slice(1)}`, {
+        durationS,
+        headers: bearer,
+      })
+      const identityQueries = (await counter(`${identityUrl}/metrics`, 'db_queries_total')) - identityQueriesBefore
+      const fetches = (await counter(`${gatewayA}/metrics`, 'gateway_token_state_fetch_total')) - fetchesBefore
+      printTable([hw, direct, viaGateway])
+      const ratio = viaGateway.rps / direct.rps
+      console.log(`gateway / direct throughput: ${fmt(ratio * 100)}% (target ≥ 50%)`)
+      console.log(`gateway p99 at 50 connections: ${viaGateway.p99} ms (target ≤ 25 ms)`)
+      console.log(`direct / hello-world: ${fmt((direct.rps / hw.rps) * 100)}%`)
+      console.log(
+        `identity database queries during ${viaGateway.total} gateway requests: ${identityQueries} (${fmt(identityQueries / Math.max(1, viaGateway.total), 4)} per request); token-state fetches from identity: ${fetches}`,
+      )
+      results.walking = {
+        hello: hw,
+        direct,
+        gateway: viaGateway,
+        ratio,
+        identity_queries: identityQueries,
+        token_state_fetches: fetches,
+      }
+    } finally {
+      await hello.stop()
+    }
+  }
+  if (all || which.has('login')) results.login = await benchLogin(gatewayA, env, durationS)
+  if (all || which.has('revocation')) results.revocation = await benchRevocation(gatewayA, gatewayB, admin.token, env)
+} finally {
+  await fleet.close()
+  await dropNamespace(namespace, engines).catch((err) => console.error('namespace cleanup failed', err))
+}
+const dir = new URL('./results/', import.meta.url).pathname
+mkdirSync(dir, { recursive: true })
+writeFileSync(`${dir}latest.json`, `${JSON.stringify(results, null, 2)}\n`)
+console.log(`results written to test-e2e/bench/results/latest.json`)
+
+function printTable(rows: LoadResult[]) {
+  console.log('| target | req/s | p50 ms | p99 ms | errors | non-2xx |')
+  console.log('|---|---|---|---|---|---|')
+  for (const r of rows)
+    console.log(`| ${r.name} | ${fmt(r.rps, 0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`)
+}
