@@ -2,6 +2,7 @@
 import { Command } from 'commander'
 import { registerBaseline } from './commands/baseline.ts'
 import { registerDlq } from './commands/dlq.ts'
+import { registerNamespace } from './commands/namespace.ts'
 import { registerRun } from './commands/run.ts'
 import { registerToken } from './commands/token.ts'
 
@@ -12,6 +13,7 @@ registerRun(program)
 registerDlq(program)
 registerToken(program)
 registerBaseline(program)
+registerNamespace(program)
 
 try {
   await program.parseAsync(process.argv)

@@ -18,6 +18,8 @@ export interface EmbeddedOptions {
   logger?: Logger
   /** seed the demo tenant (default true) */
   seed?: boolean
+  /** run only these services (default: all); the gateway answers 503 for the others */
+  services?: readonly ServiceName[]
 }
 
 export interface EmbeddedSystem {
@@ -94,9 +96,10 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   }
   try {
     const serviceUrls = {} as Record<ServiceName, string>
+    const services = SERVICES.filter((s) => !opts.services || opts.services.includes(s))
     const upstreams: NodeJS.ProcessEnv = {}
     const apps = {} as Record<ServiceName, UnitApp>
-    for (const name of SERVICES) {
+    for (const name of services) {
       const unit = await loadUnit(name)
       const config = unit.loadConfig(shared)
       const app = await unit.build(config, { logger, bus, cache })

@@ -31,6 +31,8 @@ export interface FleetOptions {
   logger?: Logger
   seed?: boolean
   readyTimeoutMs?: number
+  /** run only these services (default: all) */
+  services?: readonly ServiceName[]
 }
 
 export interface FleetChild {
@@ -106,15 +108,16 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     delete env[k]
   const unitEnv = (unit: UnitName): NodeJS.ProcessEnv => ({ ...env, ...namespaced(base, unit, namespace) })
 
-  const servicePorts = await portRange(opts.servicePort ?? 8101, SERVICES.length * replicas)
+  const services = SERVICES.filter((s) => !opts.services || opts.services.includes(s))
+  const servicePorts = await portRange(opts.servicePort ?? 8101, services.length * replicas)
   const gatewayPorts = await portRange(opts.port ?? Number(base.PORT ?? 8080), gatewayReplicas)
   const serviceUrls = {} as Record<ServiceName, string[]>
-  SERVICES.forEach((s, k) => {
+  services.forEach((s, k) => {
     serviceUrls[s] = servicePorts.slice(k * replicas, (k + 1) * replicas).map((p) => `http://127.0.0.1:${p}`)
   })
   const gatewayUrls = gatewayPorts.map((p) => `http://127.0.0.1:${p}`)
   const upstreams: NodeJS.ProcessEnv = {}
-  for (const s of SERVICES) upstreams[UNITS[s].upstreamEnv!] = serviceUrls[s].join(',')
+  for (const s of services) upstreams[UNITS[s].upstreamEnv!] = serviceUrls[s].join(',')
 
   const children: FleetChild[] = []
   const exits = new Map<string, string>()
@@ -146,15 +149,21 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   }
 
   try {
-    for (const s of SERVICES) {
+    for (const s of services) {
       for (const [i, url] of serviceUrls[s].entries()) spawnUnit(s, i, url, {})
     }
     const readyTimeoutMs = opts.readyTimeoutMs ?? 60_000
     const ready = (c: FleetChild) => waitForOk(`${c.url}/ready`, readyTimeoutMs, () => exits.get(c.name))
     await Promise.all(children.map(ready))
+    // The gateway loads the denylist from identity at start, so it comes once the services answer; the seed
+    // needs only identity and runs while the gateways boot.
     for (const [i, url] of gatewayUrls.entries()) spawnUnit('gateway', i, url, upstreams)
-    await Promise.all(children.filter((c) => c.unit === 'gateway').map(ready))
-    const seeded = opts.seed === false ? undefined : await seedOneOff({ env: unitEnv('identity'), logger, dataDir })
+    const [seeded] = await Promise.all([
+      opts.seed === false || !services.includes('identity')
+        ? undefined
+        : seedOneOff({ env: unitEnv('identity'), logger, dataDir }),
+      ...children.filter((c) => c.unit === 'gateway').map(ready),
+    ])
     return { gatewayUrls, serviceUrls, children, namespace, env, unitEnv, seeded, close }
   } catch (err) {
     await close()

@@ -11,6 +11,10 @@ function describe(f: Finding): string {
     .join(' ')
 }
 
+export class InvalidConfig extends Error {
+  override name = 'InvalidConfig'
+}
+
 /** Runs the gateway's own baseline check against the gateway configuration the environment gives. */
 export async function runBaseline(env: NodeJS.ProcessEnv): Promise<string[]> {
   const gateway = await loadUnit('gateway')
@@ -18,7 +22,13 @@ export async function runBaseline(env: NodeJS.ProcessEnv): Promise<string[]> {
     | ((config: unknown) => unknown)
     | undefined
   if (typeof check !== 'function') throw new Error('@switchboard/gateway exports no securityBaseline(config)')
-  const result = (await check(gateway.loadConfig(env))) as Finding[] | { findings: Finding[] }
+  let config: unknown
+  try {
+    config = gateway.loadConfig(env)
+  } catch (err) {
+    throw new InvalidConfig((err as Error).message, { cause: err })
+  }
+  const result = (await check(config)) as Finding[] | { findings: Finding[] }
   const findings = Array.isArray(result) ? result : (result?.findings ?? [])
   return findings.map(describe)
 }
@@ -30,7 +40,16 @@ export function registerBaseline(program: Command) {
     .description('check the configuration from the environment against the security baseline')
     .option('--strict', 'exit non-zero when there is any finding')
     .action(async (o: { strict?: boolean }) => {
-      const findings = await runBaseline(process.env)
+      let findings: string[]
+      try {
+        findings = await runBaseline(process.env)
+      } catch (err) {
+        if (!(err instanceof InvalidConfig)) throw err
+        // The gateway would refuse to start with this configuration at all: worse than any finding.
+        process.stderr.write(`security baseline: the gateway configuration is invalid\n${(err as Error).message}\n`)
+        process.exitCode = 2
+        return
+      }
       if (findings.length === 0) {
         process.stdout.write('security baseline: no findings\n')
         return
