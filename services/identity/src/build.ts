@@ -9,7 +9,7 @@ import { customerRoutes } from './routes/customers.routes.ts'
 import { internalRoutes } from './routes/internal.routes.ts'
 import { securityTokenRoutes } from './routes/security-tokens.routes.ts'
 import { securityUserRoutes } from './routes/security-users.routes.ts'
-import { seedDemo } from './seed.ts'
+import { installSeeding } from './seed.ts'
 import { installDenylistCleanup } from './workers/denylist-cleanup.ts'
 
 /** identity as an un-listened Fastify app: infrastructure, shared context, routes, workers. */
@@ -34,25 +34,7 @@ export async function build(config: IdentityConfig, deps: ServiceDeps) {
   app.register(withPrincipal(config.internal_secret, ...protectedRoutes))
 
   installDenylistCleanup(base, config.workers.denylist_cleanup_interval_seconds)
-  if (config.seed.enabled) {
-    app.addHook('onReady', async () => {
-      const seeded = await seedDemo(base, {
-        adminUsername: config.seed.admin_username,
-        adminPassword: config.seed.admin_password,
-        agentUsername: config.seed.agent_username,
-        agentPassword: config.seed.agent_password,
-      })
-      app.log.info(
-        {
-          tenant_id: seeded.tenant_id,
-          workspace_id: seeded.workspace_id,
-          admin: seeded.admin.username,
-          agent: seeded.agent.username,
-        },
-        'demo tenant seeded',
-      )
-    })
-  }
+  if (config.seed.enabled) installSeeding(base, config.seed)
   return app
 }
 

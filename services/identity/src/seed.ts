@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { IdentityEvents } from '@switchboard/contracts'
 import type { FastifyInstance } from 'fastify'
 import type { Transaction } from 'kysely'
+import type { IdentityConfig } from './config.ts'
 import { insertAgentBinding } from './db/bindings.repository.ts'
 import type { IdentityDatabase } from './db/database.ts'
 import { findUserByUsername, insertUser, ROLES, type UserRow, updateUserPassword } from './db/users.repository.ts'
@@ -31,6 +32,30 @@ export interface SeedResult {
   workspace_id: string
   admin: SeededAccount
   agent: SeededAccount
+}
+
+/** SEED_DEMO=true: seed when the app is ready and say how to log in (a generated password is shown once). */
+export function installSeeding(app: FastifyInstance, seed: IdentityConfig['seed']) {
+  app.addHook('onReady', async () => {
+    const r = await seedDemo(app, {
+      adminUsername: seed.admin_username,
+      adminPassword: seed.admin_password,
+      agentUsername: seed.agent_username,
+      agentPassword: seed.agent_password,
+    })
+    app.log.info(
+      { tenant_id: r.tenant_id, workspace_id: r.workspace_id, admin: r.admin.username, agent: r.agent.username },
+      'demo tenant seeded',
+    )
+    for (const [account, given] of [
+      [r.admin, seed.admin_password],
+      [r.agent, seed.agent_password],
+    ] as const) {
+      // In the message, not a field: the logger redacts *.password, and an unseen generated password is useless.
+      if (account.created && !given)
+        app.log.warn(`demo account ${account.username}: generated password ${account.password}`)
+    }
+  })
 }
 
 const generatePassword = () => randomBytes(12).toString('base64url')

@@ -42,6 +42,8 @@ t.test('main.ts starts from the environment alone and stops on SIGTERM', async (
     child.on('exit', (code) => reject(new Error(`exited ${code}\n${out}\n${err}`)))
   })
   t.match(out, /demo tenant seeded/)
+  t.match(out, /demo account agent: generated password [A-Za-z0-9_-]{16}/)
+  t.notMatch(out, /admin-password-1/, 'a given password is not logged')
   const health = await fetch(`${url}/health`)
   t.equal(health.status, 200)
   const login = await fetch(`${url}/api/v1/auth/login`, {
