@@ -77,6 +77,11 @@ export const authSelfRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { user_id, session_id, tenant_id, workspace_id } = request.principal
       const rows = await listUserSessions(identityDb(app), user_id, { limit: 100 })
+      // The list is bounded; the caller's own session is always in it, so exactly one item is current.
+      if (session_id && !rows.some((r) => r.id === session_id)) {
+        const own = await findSession(identityDb(app), session_id)
+        if (own?.user_id === user_id) rows.push(own)
+      }
       const items = await authSessionViews(app.identity, rows, {
         scope: { tenant_id, workspace_id },
         currentSessionId: session_id,
