@@ -142,10 +142,10 @@ for (const kind of ['memory', 'redis'] as const) {
       t.equal(await eventually(async () => (await status(h, st)).status, 401), 401, 'session revoke applied')
 
       const d = seedUser(h)
-      const dt = await accessToken({ ...d, jti: 'deny-me-' + d.user_id })
+      const dt = await accessToken({ ...d, jti: `deny-me-${d.user_id}` })
       t.equal((await status(h, dt)).status, 200)
       await publish(h, IdentityEvents.tokenDenied.type, {
-        jti: 'deny-me-' + d.user_id,
+        jti: `deny-me-${d.user_id}`,
         user_id: d.user_id,
         session_id: d.session_id,
         token_use: 'access',

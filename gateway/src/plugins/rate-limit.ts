@@ -7,8 +7,8 @@ import { GatewayErrors } from '../errors.ts'
 import type { GatewayMetrics } from '../metrics.ts'
 import type { Limit, RateLimitConfig } from '../rate-limit-config.ts'
 
-/** Probes must not be throttled into reporting an outage. */
-const EXEMPT = new Set(['/health', '/ready'])
+/** Probes and scrapes must not be throttled into reporting an outage (restrict them at the network edge). */
+const EXEMPT = new Set(['/health', '/ready', '/metrics'])
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>
 interface Scope {

@@ -1,0 +1,97 @@
+import t from 'tap'
+import { accessToken, bearer, harness, metricValue, redisCache, seedUser } from './fixtures/gateway.ts'
+
+const limits = (over: object = {}) =>
+  JSON.stringify({
+    enabled: true,
+    global: { requests_per_minute: 1000, burst: 1000 },
+    prefixes: [
+      { prefix: '/public/', requests_per_minute: 1000, burst: 1000 },
+      { prefix: '/public/csat/', requests_per_minute: 3, burst: 100 },
+      { prefix: '/api/v1/ai/', requests_per_minute: 100, burst: 2 },
+    ],
+    header_keys: [{ header: 'x-api-key', requests_per_minute: 2, burst: 100 }],
+    ...over,
+  })
+
+t.test('413 for bodies over the limit', async (t) => {
+  const h = await harness(t, { env: { BODY_LIMIT_BYTES: '1024' } })
+  const token = await accessToken(seedUser(h))
+  const big = 'x'.repeat(2000)
+  const declared = await h.app.inject({ method: 'POST', url: '/api/tickets', headers: bearer(token), payload: big })
+  t.equal(declared.statusCode, 413)
+  t.equal(declared.json().code, 'BODY_TOO_LARGE')
+  const anon = await h.app.inject({ method: 'POST', url: '/public/csat/t', payload: big })
+  t.equal(anon.statusCode, 413, 'checked before authentication, anonymous too')
+  const noToken = await h.app.inject({ method: 'POST', url: '/api/tickets', payload: big })
+  t.equal(noToken.statusCode, 413, 'body size precedes authentication')
+  const url = await h.app.listen({ port: 0, host: '127.0.0.1' })
+  const chunked = await fetch(`${url}/api/tickets`, {
+    method: 'POST',
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    body: new ReadableStream({
+      start(c) {
+        for (let i = 0; i < 4; i++) c.enqueue(new TextEncoder().encode('y'.repeat(600)))
+        c.close()
+      },
+    }),
+    duplex: 'half',
+  } as RequestInit)
+  t.equal(chunked.status, 413, 'chunked body cut off at the limit')
+  const ok = await h.app.inject({
+    method: 'POST',
+    url: '/api/tickets',
+    headers: bearer(token),
+    payload: 'x'.repeat(900),
+  })
+  t.equal(ok.statusCode, 200)
+})
+
+for (const kind of ['memory', 'redis'] as const) {
+  t.test(`429 with Retry-After and the drop metric (${kind})`, async (t) => {
+    const cache = kind === 'redis' ? redisCache() : undefined
+    if (cache) t.teardown(() => cache.close())
+    const h = await harness(t, { env: { RATE_LIMITS_JSON: limits() }, ...(cache ? { cache } : {}) })
+    const codes: number[] = []
+    for (let i = 0; i < 5; i++) codes.push((await h.app.inject({ method: 'GET', url: '/public/csat/tok' })).statusCode)
+    t.same(codes, [200, 200, 200, 429, 429], 'longest prefix (/public/csat/) wins over /public/')
+    const res = await h.app.inject({ method: 'GET', url: '/public/csat/tok' })
+    t.equal(res.statusCode, 429)
+    t.match(res.json(), { error: 'rate_limited', code: 'RATE_LIMITED', request_id: String })
+    t.match(res.json().message, /retry in \d+ s/)
+    t.ok(Number(res.headers['retry-after']) >= 1, `Retry-After ${res.headers['retry-after']}`)
+    t.equal((await h.app.inject({ method: 'GET', url: '/public/kb/a' })).statusCode, 200, 'other prefix unaffected')
+    t.equal(await metricValue(h.app, 'gateway_rate_limit_dropped_total', { scope: 'prefix:/public/csat/' }), 3)
+
+    const agent = await accessToken(seedUser(h))
+    const burst = []
+    for (let i = 0; i < 4; i++) {
+      burst.push((await h.app.inject({ method: 'GET', url: '/api/v1/ai/status', headers: bearer(agent) })).statusCode)
+    }
+    t.same(burst, [200, 200, 429, 429], 'burst window (2 per second)')
+
+    const keyed = []
+    for (let i = 0; i < 3; i++) {
+      keyed.push(
+        (await h.app.inject({ method: 'GET', url: '/public/kb/a', headers: { 'x-api-key': 'k1' } })).statusCode,
+      )
+    }
+    t.same(keyed, [200, 200, 429], 'per header key')
+    const other = await h.app.inject({ method: 'GET', url: '/public/kb/a', headers: { 'x-api-key': 'k2' } })
+    t.equal(other.statusCode, 200, 'another key has its own budget')
+    t.equal(await metricValue(h.app, 'gateway_rate_limit_dropped_total', { scope: 'header:x-api-key' }), 1)
+    for (let i = 0; i < 5; i++) t.equal((await h.app.inject({ method: 'GET', url: '/health' })).statusCode, 200)
+  })
+}
+
+t.test('global limit and disabled limits', async (t) => {
+  const h = await harness(t, { env: { RATE_LIMITS_JSON: limits({ global: { requests_per_minute: 2, burst: 10 } }) } })
+  const codes = []
+  for (let i = 0; i < 3; i++) codes.push((await h.app.inject({ method: 'GET', url: '/public/kb/a' })).statusCode)
+  t.same(codes, [200, 200, 429])
+  t.equal(await metricValue(h.app, 'gateway_rate_limit_dropped_total', { scope: 'global' }), 1)
+  const off = await harness(t, {
+    env: { RATE_LIMITS_JSON: limits({ enabled: false, global: { requests_per_minute: 1, burst: 1 } }) },
+  })
+  for (let i = 0; i < 3; i++) t.equal((await off.app.inject({ method: 'GET', url: '/public/kb/a' })).statusCode, 200)
+})

@@ -1,0 +1,64 @@
+import t from 'tap'
+import { accessToken, bearer, harness, metricValue, seedUser } from './fixtures/gateway.ts'
+import { deadUrl } from './fixtures/upstream.ts'
+
+t.test('upstream failures become the error body', async (t) => {
+  const dead = await deadUrl()
+  const h = await harness(t, { env: { UPSTREAM_AUDIT: dead } })
+  const admin = await accessToken(seedUser(h, { claims: { roles: ['admin'] } }))
+
+  const down = await h.app.inject({ method: 'GET', url: '/api/audit/logs', headers: bearer(admin) })
+  t.equal(down.statusCode, 502)
+  t.match(down.json(), { error: 'bad_gateway', code: 'UPSTREAM_UNAVAILABLE', request_id: String })
+  const downPost = await h.app.inject({ method: 'POST', url: '/api/audit/x', headers: bearer(admin), payload: {} })
+  t.equal(downPost.statusCode, 502)
+
+  const started = Date.now()
+  const slow = await h.app.inject({ method: 'GET', url: '/api/tickets/slow/1', headers: bearer(admin) })
+  t.equal(slow.statusCode, 504, 'upstream slower than UPSTREAM_TIMEOUT_MS (500)')
+  t.equal(slow.json().code, 'UPSTREAM_TIMEOUT')
+  t.ok(Date.now() - started < 1400, 'answered at the timeout, not when the upstream finished')
+
+  const said503 = await h.app.inject({ method: 'GET', url: '/api/tickets/answer-503', headers: bearer(admin) })
+  t.equal(said503.statusCode, 503, "the upstream's own 503 passes through")
+  t.equal(said503.json().code, 'UPSTREAM_SAID_503')
+
+  t.equal(await metricValue(h.app, 'gateway_upstream_errors_total', { service: 'audit', kind: 'unavailable' }), 2)
+  t.equal(await metricValue(h.app, 'gateway_upstream_errors_total', { service: 'tickets', kind: 'timeout' }), 1)
+})
+
+t.test('round-robin over replicas', async (t) => {
+  const h = await harness(t)
+  const dead = await deadUrl()
+  const h2 = await harness(t, { upstream: h.upstream, env: { UPSTREAM_TICKETS: `${h.upstream.url},${dead}` } })
+  const token = await accessToken(seedUser(h))
+  const statuses = []
+  for (let i = 0; i < 4; i++) {
+    statuses.push((await h2.app.inject({ method: 'GET', url: '/api/tickets', headers: bearer(token) })).statusCode)
+  }
+  t.same(statuses, [200, 502, 200, 502], 'alternates between the two replicas')
+})
+
+t.test('CORS allowlist', async (t) => {
+  const h = await harness(t, { env: { CORS_ORIGINS: 'https://console.example.com, https://app.example.com' } })
+  const ok = await h.app.inject({ method: 'GET', url: '/public/kb/a', headers: { origin: 'https://app.example.com' } })
+  t.equal(ok.headers['access-control-allow-origin'], 'https://app.example.com')
+  t.match(String(ok.headers['access-control-expose-headers']), /x-request-id/)
+  const evil = await h.app.inject({ method: 'GET', url: '/public/kb/a', headers: { origin: 'https://evil.example' } })
+  t.equal(evil.headers['access-control-allow-origin'], undefined, 'unlisted origin gets no CORS headers')
+  const pre = await h.app.inject({
+    method: 'OPTIONS',
+    url: '/api/tickets',
+    headers: {
+      origin: 'https://console.example.com',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization,content-type',
+    },
+  })
+  t.equal(pre.statusCode, 204, 'preflight answered by the gateway, no token needed')
+  t.equal(pre.headers['access-control-allow-origin'], 'https://console.example.com')
+  t.match(String(pre.headers['access-control-allow-methods']), /POST/)
+  const any = await harness(t, { upstream: h.upstream, env: { CORS_ORIGINS: '*' } })
+  const star = await any.app.inject({ method: 'GET', url: '/public/kb/a', headers: { origin: 'https://x.example' } })
+  t.equal(star.headers['access-control-allow-origin'], '*')
+})
