@@ -1,0 +1,29 @@
+import { type Static, Type } from '@sinclair/typebox'
+import { baseConfigFromEnv, parseConfig, ServiceBaseConfig } from '@switchboard/platform'
+
+export const AUDIT_DEFAULT_PORT = 8103
+
+export const AuditConfig = Type.Composite([
+  ServiceBaseConfig,
+  Type.Object({
+    /** records older than this many days are deleted (API-NOTES.md, Audit: default 180) */
+    retention_days: Type.Integer({ minimum: 1, default: 180 }),
+    /** rows per delete statement, so one cleanup never holds a long lock */
+    retention_batch_size: Type.Integer({ minimum: 1, maximum: 100_000, default: 1000 }),
+    /** how often the cleanup runs */
+    retention_interval_ms: Type.Integer({ minimum: 1000, default: 3_600_000 }),
+    retention_enabled: Type.Boolean({ default: true }),
+  }),
+])
+export type AuditConfig = Static<typeof AuditConfig>
+
+/** Pure: the environment in, a checked config out (STYLE point 8). */
+export function loadConfig(env: NodeJS.ProcessEnv): AuditConfig {
+  return parseConfig(AuditConfig, {
+    ...baseConfigFromEnv(env, 'audit', AUDIT_DEFAULT_PORT),
+    retention_days: env.AUDIT_RETENTION_DAYS,
+    retention_batch_size: env.AUDIT_RETENTION_BATCH_SIZE,
+    retention_interval_ms: env.AUDIT_RETENTION_INTERVAL_MS,
+    retention_enabled: env.AUDIT_RETENTION_ENABLED,
+  })
+}

@@ -1,0 +1,35 @@
+import type { ColumnType } from 'kysely'
+
+// Timestamps are RFC 3339 strings on both engines; JSON columns are written as text and read with fromJson;
+// booleans are boolean on PostgreSQL and 0/1 on SQLite (read with toBool).
+type Timestamp = string
+type Json = ColumnType<unknown, string | null, string | null>
+
+export interface AuditLogsTable {
+  id: string
+  created_at: Timestamp
+  actor_user_id: string
+  principal_kind: string
+  action: string
+  resource_type: string
+  resource_id: string
+  route: string
+  method: string
+  status_code: number
+  success: ColumnType<boolean | number, boolean, boolean>
+  request_id: string
+  client_ip: string
+  user_agent: string
+  tenant_id: string
+  workspace_id: string
+  request_json: Json
+  before_json: Json
+  after_json: Json
+  /** the event that carried the record; unique, so a redelivery inserts nothing */
+  event_id: string
+}
+
+/** Only this service's tables (ARCHITECTURE.md rule 1); outbox and inbox belong to @switchboard/events. */
+export interface AuditDatabase {
+  audit_logs: AuditLogsTable
+}

@@ -1,0 +1,9 @@
+import { createError } from '@switchboard/platform'
+
+/** This service's error catalog; codes are stable and prefixed (STYLE point 9). */
+export const AuditErrors = {
+  /** also the answer for a record outside the caller's tenant/workspace, so existence is not revealed */
+  NotFound: createError('AUDIT_NOT_FOUND', 'audit record %s not found', 404),
+  InvalidDate: createError('AUDIT_INVALID_DATE', '%s', 400),
+  InvalidRange: createError('AUDIT_INVALID_RANGE', '%s', 400),
+}

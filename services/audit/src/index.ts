@@ -1,0 +1,5 @@
+export { AUDIT_STREAMS, build } from './build.ts'
+export { AUDIT_DEFAULT_PORT, AuditConfig, loadConfig } from './config.ts'
+export { type Diff, diffSnapshots } from './domain/diff.ts'
+export { AUDIT_CONSUMER } from './events/consume.ts'
+export type { RetentionWorker } from './workers/retention.ts'
