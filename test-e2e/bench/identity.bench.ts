@@ -4,7 +4,7 @@ import { fmt, load, percentile } from './lib.ts'
 /** Login throughput with the configured argon2 cost (the production default unless ARGON2_* say otherwise). */
 export async function benchLogin(gateway: string, env: NodeJS.ProcessEnv, durationS: number) {
   const body = JSON.stringify({ username: env.AGENT_USERNAME, password: env.AGENT_PASSWORD })
-  const result = await load('POST /api/v1/auth/login', `${gateway}api/v1/auth/login`, {
+  const result = await load('POST /api/v1/auth/login', new URL('/api/v1/auth/login', gateway).href, {
     durationS,
     connections: 8,
     method: 'POST',

@@ -78,11 +78,17 @@ async function waitForLine(child: ChildProcess, text: string) {
 }
 
 /** Reads one counter (summed over its label sets) from a Prometheus text exposition. */
-export async function counter(metricsUrl: string, name: string): Promise<number> {
+export async function counter(
+  metricsUrl: string,
+  name: string,
+  keep: (labels: string) => boolean = () => true,
+): Promise<number> {
   const text = await (await fetch(metricsUrl)).text()
   let sum = 0
   for (const line of text.split('\n')) {
-    if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) sum += Number(line.slice(line.lastIndexOf(' ') + 1))
+    if (!(line.startsWith(`${name}{`) || line.startsWith(`${name} `))) continue
+    if (!keep(line.slice(name.length, line.lastIndexOf(' ')))) continue
+    sum += Number(line.slice(line.lastIndexOf(' ') + 1))
   }
   return sum
 }

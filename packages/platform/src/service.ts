@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { type Envelope, type Principal, STREAMS } from '@switchboard/contracts'
 import {
   appendOutbox,
@@ -61,8 +62,15 @@ export interface ServiceOptions<C extends ServiceBaseConfig> {
 export async function createService<C extends ServiceBaseConfig>({ config, deps, migrations }: ServiceOptions<C>) {
   const logger = deps.logger
   const metrics = createMetrics(config.service)
+  // Queries are labelled with the route template that made them, or `background` (outbox relay, workers),
+  // so that "this path makes no query" is a counter reading rather than a guess.
+  const inRequest = new AsyncLocalStorage<string>()
   const database = await createDatabase<any>(config.database, logger, {
-    onQuery: (e) => metrics.dbQueries.inc({ outcome: e.failed ? 'failed' : 'ok' }),
+    onQuery: (e) =>
+      metrics.dbQueries.inc({
+        outcome: e.failed ? 'failed' : 'ok',
+        origin: inRequest.getStore() ?? 'background',
+      }),
   })
   const opened: Array<() => Promise<unknown>> = [() => database.close()]
   try {
@@ -108,6 +116,7 @@ export async function createService<C extends ServiceBaseConfig>({ config, deps,
       },
       kick: () => relay.kick(),
     }
+    app.addHook('onRequest', (request, _reply, done) => inRequest.run(request.routeOptions.url ?? 'unmatched', done))
     app.decorate('db', database.db)
     app.decorate('dbDialect', database.dialect)
     app.decorate('cache', cache)

@@ -131,7 +131,11 @@ for (const mode of ['postgres', 'sqlite'] as const) {
 
     const metrics = await app.inject({ url: '/metrics' })
     t.match(metrics.body, /http_request_duration_seconds_bucket\{.*route="\/api\/items"/)
-    t.match(metrics.body, /db_queries_total\{outcome="ok",service="items"\} [1-9]/, 'queries are counted')
+    t.match(
+      metrics.body,
+      /db_queries_total\{outcome="ok",origin="\/api\/items",service="items"\} [1-9]/,
+      'queries are counted',
+    )
 
     // audit events: one per write that reached the service, success or not
     const deadline = Date.now() + 3000
