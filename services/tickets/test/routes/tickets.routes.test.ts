@@ -113,7 +113,7 @@ for (const mode of MODES) {
 
       const list = async (qs: string, headers = h.agent) => {
         const res = await get(`/api/tickets?customer_id=${c}&${qs}`, headers)
-        t.equal(res.statusCode, 200, res.body)
+        t.equal(res.statusCode, 200, `list ${qs}`)
         return res.json()
       }
       const all = await list('')
