@@ -125,6 +125,8 @@ export async function createService<C extends ServiceBaseConfig>({ config, deps,
     app.decorateRequest('principal', null as unknown as Principal)
     installAudit(app as unknown as FastifyInstance, config.service, async (subject, type, request, data) => {
       const envelope = outbox.envelope(type, data, request.principal ? request : undefined)
+      const scope = auditScope(request)
+      if (scope) Object.assign(envelope, scope)
       await outbox.append(database.db, subject, envelope)
       outbox.kick()
     })
@@ -138,6 +140,19 @@ export async function createService<C extends ServiceBaseConfig>({ config, deps,
     for (const close of opened.reverse()) await close().catch(() => {})
     throw err
   }
+}
+
+/**
+ * An unscoped admin or service acting on a scoped record: the record's own tenant/workspace (from the handler's
+ * audit context, else its before/after snapshot) scopes the audit record, so that tenant's auditors see it.
+ */
+function auditScope(request: FastifyRequest): { tenant_id: string; workspace_id: string } | undefined {
+  if (request.principal?.tenant_id) return undefined
+  const ctx = request.audit ?? {}
+  const snapshot = (ctx.after ?? ctx.before ?? {}) as { tenant_id?: unknown; workspace_id?: unknown }
+  const tenant = ctx.tenant_id ?? (typeof snapshot.tenant_id === 'string' ? snapshot.tenant_id : '')
+  const workspace = ctx.workspace_id ?? (typeof snapshot.workspace_id === 'string' ? snapshot.workspace_id : '')
+  return tenant ? { tenant_id: tenant, workspace_id: workspace } : undefined
 }
 
 /**

@@ -28,7 +28,7 @@ const routes: FastifyPluginAsync = async (app) => {
     if (!id) throw new CommonErrors.BadRequest('body.id is required')
     await app.db.insertInto('items').values({ id }).execute()
     request.audit.resource_id = id
-    request.audit.after = { id, api_key: 'k-123' }
+    request.audit.after = { id, api_key: 'k-123', tenant_id: 'acme', workspace_id: 'support' }
     return reply.code(201).send({ id })
   })
   app.get('/api/items/:id', async (request) => {
@@ -129,6 +129,16 @@ for (const mode of ['postgres', 'sqlite'] as const) {
     t.equal(dup.statusCode, 409, 'a unique-key race is a conflict, not a 500')
     t.notMatch(dup.json().message, /items|constraint/i, 'internals are not leaked')
 
+    // an unscoped admin writing a scoped record: the audit record takes the record's scope
+    const unscoped = await signInternalPrincipal(secret, { ...principal, tenant_id: '', workspace_id: '' })
+    const byPlatformAdmin = await app.inject({
+      method: 'POST',
+      url: '/api/items',
+      payload: { id: 'b' },
+      headers: { [PRINCIPAL_HEADER]: unscoped },
+    })
+    t.equal(byPlatformAdmin.statusCode, 201)
+
     const metrics = await app.inject({ url: '/metrics' })
     t.match(metrics.body, /http_request_duration_seconds_bucket\{.*route="\/api\/items"/)
     t.match(
@@ -139,13 +149,17 @@ for (const mode of ['postgres', 'sqlite'] as const) {
 
     // audit events: one per write that reached the service, success or not
     const deadline = Date.now() + 3000
-    while (audits.length < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    while (audits.length < 7 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
     const records = audits.map((d) => d.envelope.data as Record<string, any>)
     const ok = records.find((r) => r.status_code === 201)
     t.ok(ok, 'successful write audited')
     t.equal(ok?.action, 'items.create')
     t.equal(ok?.resource_id, 'a')
-    t.same(ok?.after_json, { id: 'a', api_key: '[REDACTED]' }, 'secrets masked')
+    t.same(
+      ok?.after_json,
+      { id: 'a', api_key: '[REDACTED]', tenant_id: 'acme', workspace_id: 'support' },
+      'secrets masked',
+    )
     t.equal(audits.find((d) => (d.envelope.data as any).status_code === 201)?.envelope.tenant_id, 'acme')
     t.ok(
       records.some((r) => r.status_code === 409 && r.success === false),

@@ -8,6 +8,9 @@ export interface AuditContext {
   resource_id?: string
   before?: unknown
   after?: unknown
+  /** the record's scope, when the principal's is empty (unscoped admin/service) */
+  tenant_id?: string
+  workspace_id?: string
 }
 
 declare module 'fastify' {
