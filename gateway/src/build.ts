@@ -1,7 +1,14 @@
 import { buildKeyring } from '@switchboard/auth'
 import { STREAMS } from '@switchboard/contracts'
-import { createJetStreamBus, createMemoryBus, type EventBus, type Subscription } from '@switchboard/events'
+import {
+  createEventMetrics,
+  createJetStreamBus,
+  createMemoryBus,
+  type EventBus,
+  type Subscription,
+} from '@switchboard/events'
 import { type Cache, createCache, type Logger } from '@switchboard/platform'
+import { Agent } from 'undici'
 import { createGatewayApp } from './app.ts'
 import type { GatewayConfig } from './config.ts'
 import { createGatewayMetrics } from './metrics.ts'
@@ -35,19 +42,30 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
   const cache = deps.cache ?? createCache(config.cache)
   if (!deps.cache) owned.push(() => cache.close())
   const metrics = createGatewayMetrics()
+  const busMetrics = createEventMetrics(metrics.registry)
   const bus =
     deps.bus ??
     (config.bus.driver === 'nats'
-      ? await createJetStreamBus({ url: config.bus.url, prefix: config.bus.prefix, logger, name: 'gateway' })
-      : createMemoryBus({ logger }))
+      ? await createJetStreamBus({
+          url: config.bus.url,
+          prefix: config.bus.prefix,
+          logger,
+          name: 'gateway',
+          metrics: busMetrics,
+        })
+      : createMemoryBus({ logger, metrics: busMetrics }))
   if (!deps.bus) owned.push(() => bus.close())
 
+  // Identity look-ups and readiness probes get their own pool: nothing global, closed with the app.
+  const http = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: config.upstream_connect_timeout_ms } })
+  owned.push(() => http.close())
   const pick = createUpstreamPicker(config.upstreams)
   const identity = createIdentityClient({
     pick: () => pick('identity'),
     internalSecret: config.internal_secret,
     timeoutMs: config.token_state.fetch_timeout_ms,
     metrics,
+    dispatcher: http,
   })
   const tokenState = createTokenState({ config: config.token_state, cache, identity, logger })
 
@@ -55,7 +73,7 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
     cache: () => cache.ping(),
     bus: () => bus.healthy(),
     token_state: async () => tokenState.ready(),
-    ...upstreamReady(config),
+    ...upstreamReady(config, http),
   })
 
   // Registration order is the policy order: request id (in createGatewayApp) → CORS → rate limit → body size

@@ -1,7 +1,9 @@
+import { jetstreamManager } from '@nats-io/jetstream'
+import { connect } from '@nats-io/transport-node'
 import { IdentityEvents } from '@switchboard/contracts'
 import { createMemoryBus, newEnvelope } from '@switchboard/events'
 import { type Cache, createCache } from '@switchboard/platform'
-import { uniqueId } from '@switchboard/testing'
+import { engineUrls, uniqueId } from '@switchboard/testing'
 import t from 'tap'
 import { accessToken, bearer, type Harness, harness, logger, redisCache, seedUser } from './fixtures/gateway.ts'
 import { startUpstream } from './fixtures/upstream.ts'
@@ -124,7 +126,15 @@ t.test('rate limits are shared between replicas through Redis', async (t) => {
 
 t.test('with the JetStream bus (NATS), events fan out to every replica', async (t) => {
   const prefix = uniqueId('gwnats')
-  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222'
+  const natsUrl = engineUrls().natsUrl
+  t.teardown(async () => {
+    const nc = await connect({ servers: natsUrl })
+    const jsm = await jetstreamManager(nc)
+    for await (const name of jsm.streams.names()) {
+      if (name.startsWith(`${prefix.toUpperCase()}_`)) await jsm.streams.delete(name)
+    }
+    await nc.close()
+  })
   const [ca, cb] = [redisCache(`${prefix}:`), redisCache(`${prefix}:`)]
   t.teardown(async () => Promise.all([ca.close(), cb.close()]))
   const env = { BUS_DRIVER: 'nats', NATS_URL: natsUrl, NATS_PREFIX: prefix }

@@ -9,7 +9,7 @@ import {
   SessionTokenState,
   UserTokenState,
 } from '@switchboard/contracts'
-import { request } from 'undici'
+import { type Dispatcher, request } from 'undici'
 import type { GatewayMetrics } from '../metrics.ts'
 
 /** Identity's internal contract (see gateway/README.md). */
@@ -43,6 +43,8 @@ export interface IdentityClientOptions {
   internalSecret: string
   timeoutMs: number
   metrics: GatewayMetrics
+  /** the gateway's own connection pool, closed with it */
+  dispatcher: Dispatcher
 }
 
 export function createIdentityClient(opts: IdentityClientOptions) {
@@ -67,6 +69,7 @@ export function createIdentityClient(opts: IdentityClientOptions) {
         method: 'GET',
         headers: { [PRINCIPAL_HEADER]: await principalToken(), accept: 'application/json' },
         signal: AbortSignal.timeout(opts.timeoutMs),
+        dispatcher: opts.dispatcher,
       })
       const body: unknown = await res.body.json().catch(() => undefined)
       if (res.statusCode !== 200) throw new Error(`identity answered ${res.statusCode}`)
