@@ -1,0 +1,125 @@
+// Operations end to end, in both run modes: rate limiting at the gateway, and the dead-letter path — an audit
+// consumer that really fails (its table is gone), the event parked as a dead letter, `switchboard dlq replay`
+// delivering it once the consumer works again.
+import { randomBytes } from 'node:crypto'
+import { mintServiceToken } from '@switchboard/cli'
+import { login } from './harness/auth.ts'
+import { switchboard } from './harness/cli.ts'
+import { client, until } from './harness/http.ts'
+import { inEachMode } from './harness/modes.ts'
+import { LIMITED_HEADER, LIMITED_PER_MINUTE } from './harness/system.ts'
+
+// The audit consumer runs with the bus defaults (5 deliveries, nak delays 0.2, 1, 5, 15 s): the dead letter
+// appears about 21 s after the write.
+const DEAD_LETTER_WAIT_MS = 60_000
+
+inEachMode('operations', {}, async (t, system) => {
+  const api = client(system.url)
+  const suffix = randomBytes(3).toString('hex')
+  const admin = await login(api, system.admin.username, system.admin.password)
+  const agent = await login(api, system.agent.username, system.agent.password)
+
+  t.test('429 with Retry-After once a limit is spent', async (t) => {
+    const bucket = { [LIMITED_HEADER]: `bucket-${suffix}` }
+    const statuses: number[] = []
+    for (let i = 0; i < LIMITED_PER_MINUTE + 2; i++) {
+      statuses.push((await api.get('/api/tickets', { token: agent.token, headers: bucket })).status)
+    }
+    t.same(statuses.slice(0, LIMITED_PER_MINUTE), Array(LIMITED_PER_MINUTE).fill(200), 'within the limit')
+    const limited = await api.get('/api/tickets', { token: agent.token, headers: bucket })
+    t.equal(limited.status, 429)
+    t.ok(Number(limited.headers.get('retry-after')) > 0, 'Retry-After')
+    t.equal(limited.body.code, 'RATE_LIMITED')
+    const other = await api.get('/api/tickets', {
+      token: agent.token,
+      headers: { [LIMITED_HEADER]: `other-${suffix}` },
+    })
+    t.equal(other.status, 200, 'another key has its own budget')
+    t.equal(
+      (await api.get('/api/tickets', { token: agent.token })).status,
+      200,
+      'requests without the key are not limited by it',
+    )
+    const metrics = await api.get('/metrics')
+    t.match(metrics.text, /rate_limit/, 'drops are counted')
+  })
+
+  t.test('a failing audit consumer dead-letters the event; dlq replay delivers it once fixed', async (t) => {
+    const audit = await system.serviceDatabase('audit')
+    t.teardown(() => audit.close())
+    const parked = `audit_logs_parked_${suffix}`
+    await audit.db.schema.alterTable('audit_logs').renameTo(parked).execute()
+    let restored = false
+    const restore = async () => {
+      if (restored) return
+      restored = true
+      await audit.db.schema.alterTable(parked).renameTo('audit_logs').execute()
+    }
+    t.teardown(restore)
+
+    const created = await api.post(
+      '/api/tickets',
+      { title: `Dead letter ${suffix}`, customer_id: `cust-${suffix}` },
+      { token: agent.token },
+    )
+    t.equal(created.status, 201, created.text)
+    const id = created.body.id as string
+    const isOurs = (d: any) => d.envelope?.data?.resource_id === id && d.envelope?.data?.action === 'tickets.create'
+
+    const dlqArgs = system.dlqArgs(admin.token)
+    const letter = await until(
+      'the audit record in the dead-letter stream',
+      async () => {
+        const { stdout } = await switchboard(['dlq', 'list', '--json', ...dlqArgs])
+        return (JSON.parse(stdout).items as any[]).find(isOurs)
+      },
+      DEAD_LETTER_WAIT_MS,
+      1000,
+    )
+    t.match(letter.error, /audit_logs|no such table|does not exist/i, 'the real failure is recorded')
+    t.ok(letter.deliveries >= 1)
+    const before = await api.get(`/api/audit/logs?action=tickets.create`, { token: admin.token })
+    t.notOk(
+      (before.body.data ?? []).some((r: any) => r.resource_id === id),
+      'not in the audit log while the consumer fails',
+    )
+
+    await restore()
+    const replay = await switchboard(['dlq', 'replay', '--seq', String(letter.seq), ...dlqArgs])
+    t.match(replay.stdout, /replayed 1 dead letter/)
+    const record = await until('the replayed audit record', async () => {
+      const res = await api.get(`/api/audit/logs?action=tickets.create`, { token: admin.token })
+      return (res.body.data as any[]).find((r) => r.resource_id === id)
+    })
+    t.equal(record.success, true)
+    const { stdout } = await switchboard(['dlq', 'list', '--json', ...dlqArgs])
+    t.notOk((JSON.parse(stdout).items as any[]).some(isOurs), 'no longer a dead letter')
+    const again = await api.get(`/api/audit/logs?action=tickets.create`, { token: admin.token })
+    t.equal((again.body.data as any[]).filter((r) => r.resource_id === id).length, 1, 'delivered exactly once')
+  })
+
+  t.test('the ops surface: admin or a service token holding *, nobody else', async (t) => {
+    const env = system.env
+    const { token: ops } = await mintServiceToken({ service: 'ops', permissions: ['*'], env })
+    const { token: auditor } = await mintServiceToken({ service: 'auditor', permissions: ['audit.read'], env })
+    for (const [who, token, status] of [
+      ['admin', admin.token, 200],
+      ['service with *', ops, 200],
+      ['service with audit.read only', auditor, 403],
+      ['agent', agent.token, 403],
+    ] as const) {
+      const res = await api.get('/api/ops/dead-letters', { token })
+      t.equal(res.status, status, who)
+      if (status === 200) t.match(res.body, { count: Number, items: Array })
+    }
+    t.equal((await api.get('/api/ops/dead-letters')).status, 401, 'anonymous')
+    const replay = await api.post('/api/ops/dead-letters/replay', { seqs: [999_999] }, { token: ops })
+    t.equal(replay.status, 200, replay.text)
+    t.equal(replay.body.replayed, 0, 'an unknown sequence replays nothing')
+    const audited = await until('the replay in the audit log', async () => {
+      const res = await api.get('/api/audit/logs?action=ops.replay', { token: ops })
+      return (res.body.data as any[] | undefined)?.find((r) => r.request_id === replay.headers.get('x-request-id'))
+    })
+    t.match(audited, { actor_user_id: 'service:ops', principal_kind: 'service', success: true, method: 'POST' })
+  })
+})
