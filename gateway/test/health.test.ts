@@ -48,6 +48,9 @@ t.test('/ready fails when an upstream or the cache is down, and while closing', 
   const r2 = await h2.app.inject({ method: 'GET', url: '/ready' })
   t.equal(r2.statusCode, 503)
   t.equal(r2.json().checks.cache, 'failed')
+  const token = await accessToken(seedUser(h2))
+  const degraded = await h2.app.inject({ method: 'GET', url: '/api/tickets', headers: bearer(token) })
+  t.equal(degraded.statusCode, 200, 'a cache outage degrades to identity look-ups, not to refusals')
 
   const h3 = await harness(t, { upstream: h.upstream })
   const url = await h3.app.listen({ port: 0, host: '127.0.0.1' })

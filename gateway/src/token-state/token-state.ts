@@ -100,16 +100,35 @@ export function createTokenState(deps: TokenStateDeps) {
     return { user: r.user, session: r.session, fetched: true }
   }
 
+  /**
+   * Redis (already loaded by a replica) or identity, then the shared set into the local one. A cache
+   * outage must not stop the gateway from using the list it just got from identity.
+   */
   async function loadDenied() {
-    if (!(await shared.deniedLoaded().catch(() => false))) {
+    const alreadyShared = await shared.deniedLoaded().catch(() => false)
+    if (!alreadyShared) {
       const items = await identity.fetchDenied()
       for (const d of items) await applyDenied(d)
-      await shared.markDeniedLoaded(config.shared_ttl_ms)
+      await writeShared(() => shared.markDeniedLoaded(config.shared_ttl_ms))
       logger.info({ count: items.length }, 'token state: denylist loaded from identity')
     }
-    for (const [jti, exp] of await shared.deniedNow(holdMs)) local.deny(jti, exp)
+    const fromShared = await shared.deniedNow(holdMs).catch((err: unknown) => {
+      if (alreadyShared) throw err
+      logger.warn({ err }, "token state: shared denylist unreadable, using identity's list")
+      return []
+    })
+    for (const [jti, exp] of fromShared) local.deny(jti, exp)
     local.pruneDenied()
     deniedLoaded = true
+  }
+
+  let loading: Promise<void> | undefined
+  /** One load at a time, however many requests arrive before the first one finished. */
+  function ensureDenied(): Promise<void> {
+    loading ??= loadDenied().finally(() => {
+      loading = undefined
+    })
+    return loading
   }
 
   async function applyDenied(d: DeniedToken) {
@@ -121,9 +140,9 @@ export function createTokenState(deps: TokenStateDeps) {
 
   return {
     async start() {
-      await loadDenied().catch((err: unknown) => logger.error({ err }, 'token state: denylist not loaded yet'))
+      await ensureDenied().catch((err: unknown) => logger.error({ err }, 'token state: denylist not loaded yet'))
       resync = setInterval(() => {
-        loadDenied().catch((err: unknown) => logger.warn({ err }, 'token state: denylist resync failed'))
+        ensureDenied().catch((err: unknown) => logger.warn({ err }, 'token state: denylist resync failed'))
       }, config.denied_resync_ms)
       resync.unref()
     },
@@ -135,7 +154,7 @@ export function createTokenState(deps: TokenStateDeps) {
     async check(claims: Claims, kind: PrincipalKind): Promise<Check> {
       // Fail closed: without the denylist a revoked token could pass.
       if (!deniedLoaded)
-        await loadDenied().catch((err: unknown) => {
+        await ensureDenied().catch((err: unknown) => {
           throw new TokenStateUnavailableError('denylist not loaded', { cause: err })
         })
       if (local.isDenied(claims.jti)) return { ok: false, message: 'token revoked' }
