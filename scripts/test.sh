@@ -33,7 +33,7 @@ if [ "${#files[@]}" -eq 0 ]; then
 else
   echo "== tap: ${#files[@]} test files"
   npx tap --reporter=tap "${files[@]}" "$@" 2>&1 | tee .tap/output.tap | node scripts/tap-summary.ts
-  summary="$(grep -E '^# \{ total:' .tap/output.tap | tail -1)"
+  summary="$(grep -aE '^# \{ total:' .tap/output.tap | tail -1)"
   tap_pass="$(sed -nE 's/.*pass: ([0-9]+).*/\1/p' <<<"$summary")"
   tap_fail="$(sed -nE 's/.*fail: ([0-9]+).*/\1/p' <<<"$summary")"
   if [ -z "$summary" ]; then

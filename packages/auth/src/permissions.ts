@@ -96,9 +96,13 @@ export function resourceForPath(path: string): Resource | undefined {
 }
 
 /** `<resource>.read` for GET/HEAD, `.write` otherwise; `*` when the path maps to no resource. */
+/** POSTs that only read: previews the spec files under the read permission. */
+const READ_ONLY_POSTS = new Set(['/api/security/users/query'])
+
 export function requiredPermission(method: string, path: string): string {
   const resource = resourceForPath(path)
   if (!resource) return '*'
   const m = method.toUpperCase()
-  return `${resource}.${m === 'GET' || m === 'HEAD' ? 'read' : 'write'}`
+  const reads = m === 'GET' || m === 'HEAD' || (m === 'POST' && READ_ONLY_POSTS.has(path.replace(/\/+$/, '')))
+  return `${resource}.${reads ? 'read' : 'write'}`
 }

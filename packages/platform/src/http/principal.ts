@@ -1,4 +1,4 @@
-import { verifyInternalPrincipal } from '@switchboard/auth'
+import { createInternalPrincipalVerifier } from '@switchboard/auth'
 import { PRINCIPAL_HEADER, type Principal } from '@switchboard/contracts'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { CommonErrors } from './errors.ts'
@@ -15,11 +15,13 @@ declare module 'fastify' {
  */
 export function requirePrincipal(app: FastifyInstance, internalSecret: string) {
   if (!app.hasRequestDecorator('principal')) app.decorateRequest('principal', null as unknown as Principal)
+  // verified tokens are cached (the gateway reuses one per access token), so the hot path skips the HMAC
+  const verify = createInternalPrincipalVerifier(internalSecret)
   app.addHook('onRequest', async (request) => {
     const token = request.headers[PRINCIPAL_HEADER]
     if (typeof token !== 'string' || token.length === 0) throw new CommonErrors.PrincipalMissing()
     try {
-      request.principal = await verifyInternalPrincipal(internalSecret, token)
+      request.principal = await verify(token)
     } catch {
       throw new CommonErrors.PrincipalMissing()
     }
