@@ -33,6 +33,11 @@ const tokenState = (u: UserRow) => ({
   token_valid_after: u.token_valid_after,
 })
 
+/** Bodies whose fields are all optional may be left out entirely (a bare POST, as with curl -X POST). */
+async function optionalBody(request: FastifyRequest) {
+  request.body ??= {}
+}
+
 function securityState(u: UserRow) {
   return { user_id: u.id, role: u.role, status: u.status, ...tokenState(u), last_login: u.last_login }
 }
@@ -150,7 +155,7 @@ export const securityUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/security/users/:id/sessions/revoke-all',
     {
       onRequest: auditAs('security.sessions_revoke_all'),
-      preValidation: write,
+      preValidation: [write, optionalBody],
       schema: {
         tags,
         params: UserIdParams,
@@ -185,7 +190,7 @@ export const securityUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/security/users/:id/revoke-tokens',
     {
       onRequest: auditAs('security.users_revoke_tokens'),
-      preValidation: write,
+      preValidation: [write, optionalBody],
       schema: {
         tags,
         params: UserIdParams,
