@@ -1,11 +1,11 @@
 import {
+  createTokenVerifier,
   type Keyring,
   kindAllowed,
   principalKind,
   type RouteClass,
   TokenError,
   TokenErrorReason,
-  verifyToken,
 } from '@switchboard/auth'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { GatewayErrors, TokenRefused } from '../errors.ts'
@@ -37,6 +37,7 @@ function tokenInQuery(request: FastifyRequest): boolean {
  * a verified access token (packages/auth), accepted by the token-state rules, of a kind this class admits.
  */
 export function installAuthentication(app: FastifyInstance, cls: RouteClass, deps: AuthDeps) {
+  const verify = createTokenVerifier(deps.keys, { expectedUse: 'access', maxTokenBytes: deps.maxTokenBytes })
   app.addHook('onRequest', async (request) => {
     if (tokenInQuery(request)) {
       deps.metrics.tokenRefusals.inc({ code: 'TOKEN_IN_QUERY' })
@@ -44,7 +45,7 @@ export function installAuthentication(app: FastifyInstance, cls: RouteClass, dep
     }
     const token = bearer(request)
     try {
-      const claims = await verifyToken(deps.keys, token, { expectedUse: 'access', maxTokenBytes: deps.maxTokenBytes })
+      const claims = await verify(token)
       const kind = principalKind(claims)
       const check = await deps.tokenState.check(claims, kind)
       if (!check.ok) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { decodeProtectedHeader, errors, type JWTPayload, jwtVerify, SignJWT } from 'jose'
+import { LRUCache } from 'lru-cache'
 import { type Claims, type ClaimsInput, normaliseClaims, rawTokenUse, type TokenUse } from './claims.ts'
 import { TokenError, TokenErrorReason } from './errors.ts'
 import type { Keyring, SigningKey } from './keyring.ts'
@@ -138,5 +139,22 @@ export async function verifyToken(keys: Keyring, token: string, opts: VerifyOpti
     return claims
   } catch (err) {
     throw translate(err)
+  }
+}
+
+/**
+ * A verifier for the hot path: a token that verified once is remembered until it expires, since the same
+ * bytes always verify the same way; only the first request with a token pays for parsing and the HMAC.
+ * Revocation is not cached here: callers still apply the token-state rules to every request.
+ */
+export function createTokenVerifier(keys: Keyring, opts: Omit<VerifyOptions, 'now'>, max = 10_000) {
+  const accepted = new LRUCache<string, Claims>({ max })
+  return async (token: string): Promise<Claims> => {
+    const hit = accepted.get(token)
+    if (hit) return hit
+    const claims = await verifyToken(keys, token, opts)
+    const ttl = claims.exp * 1000 - Date.now()
+    if (ttl > 0) accepted.set(token, claims, { ttl })
+    return claims
   }
 }

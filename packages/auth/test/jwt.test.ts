@@ -1,6 +1,6 @@
 import t from 'tap'
 import { TokenError } from '../src/errors.ts'
-import { issueToken, verifyToken } from '../src/jwt.ts'
+import { createTokenVerifier, issueToken, verifyToken } from '../src/jwt.ts'
 import { buildKeyring, kidOf } from '../src/keyring.ts'
 import { basePayload, craft, input, nowS, SECRET } from './fixtures/tokens.ts'
 
@@ -96,4 +96,43 @@ t.test('legacy claim shapes verify', async (t) => {
   )
   const c = await verifyToken(keys, legacy, access)
   t.same([c.sub, c.user_id, c.roles, c.token_version, c.session_token_version], ['42', '42', ['admin'], 3, 2])
+})
+
+t.test('createTokenVerifier remembers accepted tokens until they expire, never refused ones', async (t) => {
+  const keys = buildKeyring('verifier-secret-0123456789abcdef')
+  const verify = createTokenVerifier(keys, { expectedUse: 'access', clockToleranceSeconds: 0 })
+  const { token } = await issueToken(
+    keys,
+    {
+      user_id: 'u1',
+      token_version: 1,
+      session_id: 's1',
+      session_token_version: 1,
+      roles: ['agent'],
+      tenant_id: 'acme',
+      workspace_id: 'support',
+    },
+    { ttlSeconds: 60, tokenUse: 'access' },
+  )
+  const first = await verify(token)
+  t.equal(await verify(token), first, 'second call answered from the cache')
+  const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`
+  await t.rejects(verify(tampered), 'a changed token is verified, and refused')
+  await t.rejects(verify(tampered), 'refusals are not cached as acceptances')
+  const short = await issueToken(
+    keys,
+    {
+      user_id: 'u1',
+      token_version: 1,
+      session_id: 's1',
+      session_token_version: 1,
+      roles: ['agent'],
+      tenant_id: 'acme',
+      workspace_id: 'support',
+    },
+    { ttlSeconds: 1, tokenUse: 'access' },
+  )
+  await verify(short.token)
+  await new Promise((r) => setTimeout(r, 2100))
+  await t.rejects(verify(short.token), 'an expired token is refused even after it was cached')
 })
