@@ -137,9 +137,16 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     children.push({ unit, name, url, process: child })
   }
 
+  // If this process dies without close() (a crashed test run), its children must not outlive it.
+  const orphanGuard = () => {
+    for (const c of children) if (c.process.exitCode === null) c.process.kill('SIGKILL')
+  }
+  process.once('exit', orphanGuard)
+
   let closing: Promise<void> | undefined
   const close = () => {
     closing ??= (async () => {
+      process.removeListener('exit', orphanGuard)
       const gateways = children.filter((c) => c.unit === 'gateway')
       const services = children.filter((c) => c.unit !== 'gateway')
       await Promise.all(gateways.map((c) => stopChild(c.process, 10_000)))
