@@ -61,7 +61,7 @@ function memoryCache(prefix: string): Cache {
   const zsets = new Map<string, Map<string, number>>()
   const live = (key: string) => {
     const e = values.get(key)
-    if (e && e.expires && e.expires <= Date.now()) {
+    if (e?.expires && e.expires <= Date.now()) {
       values.delete(key)
       return undefined
     }

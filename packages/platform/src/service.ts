@@ -66,11 +66,7 @@ export async function createService<C extends ServiceBaseConfig>({ config, deps,
   // so that "this path makes no query" is a counter reading rather than a guess.
   const inRequest = new AsyncLocalStorage<string>()
   const database = await createDatabase<any>(config.database, logger, {
-    onQuery: (e) =>
-      metrics.dbQueries.inc({
-        outcome: e.failed ? 'failed' : 'ok',
-        origin: inRequest.getStore() ?? 'background',
-      }),
+    onQuery: () => metrics.dbQueries.inc({ origin: inRequest.getStore() ?? 'background' }),
   })
   const opened: Array<() => Promise<unknown>> = [() => database.close()]
   try {
@@ -114,7 +110,8 @@ export async function createService<C extends ServiceBaseConfig>({ config, deps,
           data,
         })
       },
-      kick: () => relay.kick(),
+      // the relay's passes are background work, not part of the request that happened to kick it
+      kick: () => inRequest.exit(() => relay.kick()),
     }
     app.addHook('onRequest', (request, _reply, done) => inRequest.run(request.routeOptions.url ?? 'unmatched', done))
     app.decorate('db', database.db)

@@ -1,6 +1,6 @@
 import {
   Kysely,
-  type LogEvent,
+  type KyselyPlugin,
   type Migration,
   Migrator,
   PostgresAdapter,
@@ -8,6 +8,7 @@ import {
   SqliteDialect,
   sql,
 } from 'kysely'
+
 import pg from 'pg'
 import type { DatabaseConfig } from '../config.ts'
 import type { Logger } from '../logger.ts'
@@ -38,8 +39,12 @@ const pgTypes = {
 
 /** Opens this service's own store: a PostgreSQL schema (created if missing) or a SQLite file. */
 export interface DatabaseOptions {
-  /** called once per executed query (feeds `db_queries_total`, so a benchmark can show a path makes none) */
-  onQuery?: (event: { durationMs: number; failed: boolean }) => void
+  /**
+   * Called once per query as it starts, synchronously in the caller's async context (feeds `db_queries_total`,
+   * so a benchmark can show a path makes none). A Kysely plugin rather than the log hook: the log hook runs
+   * after the driver's callbacks, whose async context belongs to whoever last used the pooled connection.
+   */
+  onQuery?: () => void
 }
 
 export async function createDatabase<DB>(
@@ -47,12 +52,10 @@ export async function createDatabase<DB>(
   logger: Logger,
   opts: DatabaseOptions = {},
 ): Promise<Database<DB>> {
-  const log = opts.onQuery
-    ? (event: LogEvent) => opts.onQuery?.({ durationMs: event.queryDurationMillis, failed: event.level === 'error' })
-    : undefined
+  const plugins: KyselyPlugin[] = opts.onQuery ? [countingPlugin(opts.onQuery)] : []
   if (config.driver === 'sqlite') {
     const handle = openSqlite(config.file)
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: handle }), log })
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: handle }), plugins })
     return {
       db,
       dialect: 'sqlite',
@@ -81,7 +84,7 @@ export async function createDatabase<DB>(
     types: pgTypes,
   })
   pool.on('error', (err) => logger.warn({ err }, 'idle database client failed'))
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log })
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins })
   return {
     db,
     dialect: 'postgres',
@@ -112,4 +115,14 @@ export async function migrateToLatest(db: Kysely<any>, migrations: Record<string
     else if (r.status === 'Error') logger.error({ migration: r.migrationName }, 'migration failed')
   }
   if (error) throw new Error('database migration failed', { cause: error })
+}
+
+function countingPlugin(onQuery: () => void): KyselyPlugin {
+  return {
+    transformQuery: (args) => {
+      onQuery()
+      return args.node
+    },
+    transformResult: async (args) => args.result,
+  }
 }

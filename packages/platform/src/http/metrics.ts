@@ -5,7 +5,7 @@ export interface ServiceMetrics {
   registry: Registry
   httpDuration: Histogram<'method' | 'route' | 'status'>
   errorsTotal: Counter<'severity' | 'category' | 'module'>
-  dbQueries: Counter<'outcome' | 'origin'>
+  dbQueries: Counter<'origin'>
 }
 
 /** One registry per service instance, labelled with the service name; nothing global. */
@@ -29,7 +29,7 @@ export function createMetrics(service: string, opts: { defaultMetrics?: boolean 
   const dbQueries = new Counter({
     name: 'db_queries_total',
     help: 'Database queries executed by this service instance, by origin (route template, or background)',
-    labelNames: ['outcome', 'origin'] as const,
+    labelNames: ['origin'] as const,
     registers: [registry],
   })
   return { registry, httpDuration, errorsTotal, dbQueries }
