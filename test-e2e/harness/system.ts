@@ -70,6 +70,9 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     ARGON2_TIME_COST: '1',
     RATE_LIMITS_JSON: JSON.stringify(limits),
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    // a failing audit consumer reaches the dead-letter stream in about a second instead of ~20 s
+    AUDIT_CONSUMER_MAX_DELIVER: '3',
+    AUDIT_CONSUMER_BACKOFF_MS: '100,200',
     ...extra,
   }
 }

@@ -39,7 +39,13 @@ export async function build(config: AuditConfig, deps: ServiceDeps) {
   app.decorate('auditRetention', retention)
   let consumer: Subscription | undefined
   app.addHook('onReady', async () => {
-    consumer = await startAuditConsumer({ bus: app.bus, db, logger: app.log })
+    consumer = await startAuditConsumer({
+      bus: app.bus,
+      db,
+      logger: app.log,
+      maxDeliver: config.consumer_max_deliver,
+      backoffMs: config.consumer_backoff_ms,
+    })
     if (config.retention_enabled) retention.start()
   })
   app.addHook('preClose', async () => {

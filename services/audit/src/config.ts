@@ -13,6 +13,10 @@ export const AuditConfig = Type.Composite([
     /** how often the cleanup runs */
     retention_interval_ms: Type.Integer({ minimum: 1000, default: 3_600_000 }),
     retention_enabled: Type.Boolean({ default: true }),
+    /** deliveries of one audit event before it goes to the dead-letter stream */
+    consumer_max_deliver: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
+    /** redelivery delays by attempt, ms (the last one repeats) */
+    consumer_backoff_ms: Type.Array(Type.Integer({ minimum: 0 }), { minItems: 1, default: [200, 1000, 5000, 15000] }),
   }),
 ])
 export type AuditConfig = Static<typeof AuditConfig>
@@ -25,5 +29,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AuditConfig {
     retention_batch_size: env.AUDIT_RETENTION_BATCH_SIZE,
     retention_interval_ms: env.AUDIT_RETENTION_INTERVAL_MS,
     retention_enabled: env.AUDIT_RETENTION_ENABLED,
+    consumer_max_deliver: env.AUDIT_CONSUMER_MAX_DELIVER,
+    consumer_backoff_ms: env.AUDIT_CONSUMER_BACKOFF_MS?.split(',').map((v) => v.trim()),
   })
 }

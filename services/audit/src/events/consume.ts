@@ -13,6 +13,8 @@ export interface AuditConsumerOptions {
   bus: EventBus
   db: Kysely<AuditDatabase>
   logger: Logger
+  maxDeliver?: number
+  backoffMs?: number[]
 }
 
 /**
@@ -27,7 +29,13 @@ export interface AuditConsumerOptions {
 export function startAuditConsumer(opts: AuditConsumerOptions): Promise<Subscription> {
   const log = opts.logger.child({ component: 'audit-consumer' })
   return opts.bus.consume(
-    { durable: AUDIT_CONSUMER, stream: 'AUDIT', filterSubjects: ['audit.>'] },
+    {
+      durable: AUDIT_CONSUMER,
+      stream: 'AUDIT',
+      filterSubjects: ['audit.>'],
+      maxDeliver: opts.maxDeliver,
+      backoffMs: opts.backoffMs,
+    },
     async (delivery) => {
       const { envelope } = delivery
       if (envelope.type !== AUDIT_RECORDED_TYPE) {
