@@ -19,6 +19,7 @@ import { createDatabase, type Dialect, migrateToLatest } from './db/database.ts'
 import { createApp } from './http/app.ts'
 import { installAudit } from './http/audit.ts'
 import { createMetrics } from './http/metrics.ts'
+import { installOpenApi } from './http/openapi.ts'
 import { requirePrincipal } from './http/principal.ts'
 import type { Logger } from './logger.ts'
 
@@ -113,6 +114,7 @@ export async function createService<C extends ServiceBaseConfig>({ config, deps,
       // the relay's passes are background work, not part of the request that happened to kick it
       kick: () => inRequest.exit(() => relay.kick()),
     }
+    await installOpenApi(app as unknown as FastifyInstance, config.service)
     app.addHook('onRequest', (request, _reply, done) => inRequest.run(request.routeOptions.url ?? 'unmatched', done))
     app.decorate('db', database.db)
     app.decorate('dbDialect', database.dialect)

@@ -95,6 +95,11 @@ for (const mode of ['postgres', 'sqlite'] as const) {
     const token = await signInternalPrincipal(secret, principal)
     const headers = { [PRINCIPAL_HEADER]: token, 'x-request-id': 'req-abc' }
 
+    const doc = await app.inject({ url: '/openapi.json' })
+    t.equal(doc.statusCode, 200)
+    t.ok(doc.json().paths['/api/items/{id}'], 'the document is generated from the routes')
+    t.notOk(doc.json().paths['/health'], 'operational endpoints stay out of it')
+
     const health = await app.inject({ url: '/health' })
     t.equal(health.statusCode, 200)
     const ready = await app.inject({ url: '/ready' })
