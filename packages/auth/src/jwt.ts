@@ -132,7 +132,10 @@ export async function verifyToken(keys: Keyring, token: string, opts: VerifyOpti
     }
     const use = rawTokenUse(payload)
     if (use !== opts.expectedUse) {
-      throw new TokenError(TokenErrorReason.wrongUse, `expected a ${opts.expectedUse} token`)
+      throw new TokenError(
+        TokenErrorReason.wrongUse,
+        `expected ${opts.expectedUse === 'access' ? 'an' : 'a'} ${opts.expectedUse} token`,
+      )
     }
     const claims = normaliseClaims(payload)
     if (claims.jti === '') throw new TokenError(TokenErrorReason.missingClaim, 'claim jti is missing')

@@ -16,6 +16,7 @@ export const ScopeErrorCode = {
   conflict: 'SCOPE_CONFLICT',
   widening: 'SCOPE_WIDENING',
   workspaceWithoutTenant: 'SCOPE_WORKSPACE_WITHOUT_TENANT',
+  required: 'SCOPE_REQUIRED',
 } as const
 export type ScopeErrorCode = (typeof ScopeErrorCode)[keyof typeof ScopeErrorCode]
 
@@ -72,6 +73,11 @@ export function resolveScope(input: ScopeInput): ScopeResult {
   // Workspace slugs are only unique inside a tenant, so a workspace alone names nothing.
   if (w.value && !t.value) {
     return fail(400, ScopeErrorCode.workspaceWithoutTenant, 'workspace_id needs a tenant_id')
+  }
+  // An empty scope means "every tenant": only admin and service principals may hold it. Identity never issues
+  // an unscoped agent token, so one can only be forged or stale; refuse it rather than let it see everything.
+  if (input.kind === 'agent' && (!t.value || !w.value)) {
+    return fail(403, ScopeErrorCode.required, 'an agent token must carry a tenant and workspace scope')
   }
   return { ok: true, tenant_id: t.value, workspace_id: w.value }
 }

@@ -37,3 +37,12 @@ for (const [name, input, expected] of rows) {
     t.equal(r.ok ? `${r.tenant_id}/${r.workspace_id}` : `${r.status} ${r.code}`, expected)
   })
 }
+
+t.test('an agent token without a scope is refused, an admin one is not', async (t) => {
+  const agent = resolveScope({ kind: 'agent', tokenTenant: '', tokenWorkspace: '' })
+  t.match(agent, { ok: false, status: 403, code: 'SCOPE_REQUIRED' })
+  const half = resolveScope({ kind: 'agent', tokenTenant: 'acme', tokenWorkspace: '' })
+  t.match(half, { ok: false, status: 403, code: 'SCOPE_REQUIRED' })
+  t.match(resolveScope({ kind: 'admin', tokenTenant: '', tokenWorkspace: '' }), { ok: true, tenant_id: '' })
+  t.match(resolveScope({ kind: 'agent', tokenTenant: 'acme', tokenWorkspace: 'support' }), { ok: true })
+})
