@@ -8,6 +8,7 @@ import { authPublicRoutes, authSelfRoutes } from './routes/auth.routes.ts'
 import { customerRoutes } from './routes/customers.routes.ts'
 import { internalRoutes } from './routes/internal.routes.ts'
 import { securityTokenRoutes } from './routes/security-tokens.routes.ts'
+import { securityUserStatusRoutes } from './routes/security-user-status.routes.ts'
 import { securityUserRoutes } from './routes/security-users.routes.ts'
 import { installSeeding } from './seed.ts'
 import { installDenylistCleanup } from './workers/denylist-cleanup.ts'
@@ -27,6 +28,7 @@ export async function build(config: IdentityConfig, deps: ServiceDeps) {
     authSelfRoutes,
     internalRoutes,
     securityUserRoutes,
+    securityUserStatusRoutes,
     securityTokenRoutes,
     agentRoutes,
     customerRoutes,

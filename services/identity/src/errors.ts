@@ -13,5 +13,10 @@ export const IdentityErrors = {
   ScopeSelectorConflict: createError('IDENTITY_SCOPE_SELECTOR_CONFLICT', '%s', 400),
   ScopeNotBound: createError('IDENTITY_SCOPE_NOT_BOUND', 'user has no binding in tenant/workspace %s', 403),
   UserNotFound: createError('IDENTITY_USER_NOT_FOUND', 'user not found', 404),
+  CannotDeactivateSelf: createError(
+    'IDENTITY_CANNOT_DEACTIVATE_SELF',
+    'an operator cannot deactivate their own account',
+    409,
+  ),
   ServiceOnly: createError('IDENTITY_SERVICE_ONLY', 'only service principals may call this endpoint', 403),
 }
