@@ -1,1 +1,6 @@
 export * from './engines.ts'
+export * from './fixtures.ts'
+export * from './logger.ts'
+export * from './principal.ts'
+export * from './storage.ts'
+export * from './wait.ts'

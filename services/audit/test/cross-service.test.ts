@@ -1,8 +1,8 @@
 import { createMemoryBus } from '@switchboard/events'
+import { silentLogger, testPrincipal, waitFor } from '@switchboard/testing'
 import { build as buildTickets, loadConfig as ticketsConfig } from '@switchboard/tickets'
 import t from 'tap'
-import { auditApp } from './helpers/app.ts'
-import { as, INTERNAL_SECRET, principal, silentLogger, waitFor } from './helpers/modes.ts'
+import { as, auditApp, INTERNAL_SECRET } from './helpers/app.ts'
 
 // The embedded mode in miniature: tickets and audit on one in-process bus, each with its own SQLite store.
 t.test('ticket writes show up in the audit log, failed ones with success=false', async (t) => {
@@ -22,9 +22,11 @@ t.test('ticket writes show up in the audit log, failed ones with success=false',
   t.teardown(() => tickets.close())
   await tickets.ready()
 
-  const agent = await as(principal({ user_id: 'agent-1', kind: 'agent', roles: ['agent'], permissions: ['tickets.*'] }))
-  const auditor = await as(principal({ user_id: 'admin-1' }))
-  const outsider = await as(principal({ user_id: 'admin-9', tenant_id: 'globex' }))
+  const agent = await as(
+    testPrincipal({ user_id: 'agent-1', kind: 'agent', roles: ['agent'], permissions: ['tickets.*'] }),
+  )
+  const auditor = await as(testPrincipal({ user_id: 'admin-1' }))
+  const outsider = await as(testPrincipal({ user_id: 'admin-9', tenant_id: 'globex' }))
 
   const created = await tickets.inject({
     method: 'POST',

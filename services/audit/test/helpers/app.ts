@@ -1,9 +1,14 @@
-import { AUDIT_RECORDED_TYPE, type AuditRecordData, type Envelope } from '@switchboard/contracts'
+import { AUDIT_RECORDED_TYPE, type AuditRecordData, type Envelope, type Principal } from '@switchboard/contracts'
 import { type EventBus, newEnvelope } from '@switchboard/events'
+import { principalHeader, type StorageMode, silentLogger, storageFixture } from '@switchboard/testing'
 import type { Test } from 'tap'
 import { build } from '../../src/build.ts'
 import { type AuditConfig, loadConfig } from '../../src/config.ts'
-import { INTERNAL_SECRET, type Mode, silentLogger, storage } from './modes.ts'
+
+export const INTERNAL_SECRET = 'test-internal-secret-0123456789'
+
+/** The header the gateway would add for this principal. */
+export const as = (p: Principal) => principalHeader(INTERNAL_SECRET, p)
 
 /**
  * An audit app on isolated storage, closed and cleaned up when the test ends. The cleanup worker is off
@@ -11,10 +16,11 @@ import { INTERNAL_SECRET, type Mode, silentLogger, storage } from './modes.ts'
  */
 export async function auditApp(
   t: Test,
-  mode: Mode,
+  mode: StorageMode,
   opts: { bus?: EventBus; config?: Partial<AuditConfig>; ready?: boolean } = {},
 ) {
-  const store = storage(mode, 'au')
+  // Registered before the app, so its teardown (dropping the schema and streams) runs after app.close().
+  const store = await storageFixture(t, mode, 'au')
   const config: AuditConfig = {
     ...loadConfig({ INTERNAL_SECRET, LOG_LEVEL: 'silent' }),
     port: 0,
@@ -24,7 +30,6 @@ export async function auditApp(
     retention_enabled: false,
     ...opts.config,
   }
-  t.teardown(() => store.cleanup())
   const app = await build(config, { logger: silentLogger(), ...(opts.bus ? { bus: opts.bus } : {}) })
   t.teardown(() => app.close())
   if (opts.ready !== false) await app.ready()

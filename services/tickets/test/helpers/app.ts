@@ -1,15 +1,49 @@
+import type { Principal } from '@switchboard/contracts'
 import type { EventBus } from '@switchboard/events'
+import {
+  principalHeader,
+  type Storage,
+  type StorageMode,
+  silentLogger,
+  storageFixture,
+  testPrincipal,
+} from '@switchboard/testing'
 import type { Test } from 'tap'
 import { build } from '../../src/build.ts'
 import { loadConfig } from '../../src/config.ts'
-import { INTERNAL_SECRET, type Mode, type Storage, silentLogger, storage } from './modes.ts'
+
+export const INTERNAL_SECRET = 'test-internal-secret-0123456789'
+
+/** The caller these tests start from: an agent of acme/support who may read and write tickets. */
+const ACME_AGENT: Principal = {
+  user_id: 'agent-1',
+  kind: 'agent',
+  roles: ['agent'],
+  permissions: ['tickets.read', 'tickets.write'],
+  tenant_id: 'acme',
+  workspace_id: 'support',
+  session_id: 'sess-1',
+  jti: 'jti-1',
+  token_tenant_id: '',
+  token_workspace_id: '',
+}
+
+export const principal = (overrides: Partial<Principal> = {}) => testPrincipal(overrides, ACME_AGENT)
+
+/** The header the gateway would add for this principal. */
+export const as = (p: Principal) => principalHeader(INTERNAL_SECRET, p)
 
 /**
  * A tickets app on isolated storage, closed and cleaned up when the test ends. `bus` lets a test hand in
  * its own bus (made for this storage, so on the same NATS prefix); the test closes it.
  */
-export async function ticketsApp(t: Test, mode: Mode, opts: { bus?: (store: Storage) => Promise<EventBus> } = {}) {
-  const store = storage(mode, 'tk')
+export async function ticketsApp(
+  t: Test,
+  mode: StorageMode,
+  opts: { bus?: (store: Storage) => Promise<EventBus> } = {},
+) {
+  // Teardowns run last-in first-out: the app closes before its storage is dropped, even if build() fails.
+  const store = await storageFixture(t, mode, 'tk')
   const config = {
     ...loadConfig({ INTERNAL_SECRET, LOG_LEVEL: 'silent' }),
     port: 0,
@@ -17,8 +51,6 @@ export async function ticketsApp(t: Test, mode: Mode, opts: { bus?: (store: Stor
     cache: store.cache,
     bus: store.bus,
   }
-  // Teardowns run last-in first-out: the app closes before its storage is dropped, even if build() fails.
-  t.teardown(() => store.cleanup())
   const bus = opts.bus ? await opts.bus(store) : undefined
   if (bus) t.teardown(() => bus.close())
   const app = await build(config, { logger: silentLogger(), ...(bus ? { bus } : {}) })

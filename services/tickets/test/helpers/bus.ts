@@ -1,6 +1,6 @@
 import type { Envelope } from '@switchboard/contracts'
 import { createJetStreamBus, createMemoryBus, type EventBus } from '@switchboard/events'
-import { type Storage, silentLogger } from './modes.ts'
+import { type Storage, silentLogger } from '@switchboard/testing'
 
 /** The bus a storage's config names (JetStream on its prefix, or a fresh memory bus), made by the test. */
 export async function busFor(store: Storage): Promise<EventBus> {
