@@ -1,8 +1,30 @@
-import pino from 'pino'
+import type { Principal } from '@switchboard/contracts'
+import { principalHeader, type StorageMode, silentLogger, storageFixture, testPrincipal } from '@switchboard/testing'
 import type { Test } from 'tap'
 import { build } from '../../src/build.ts'
 import { loadConfig } from '../../src/config.ts'
-import { as, INTERNAL_SECRET, JWT_SECRET, type Mode, principal, storage } from './modes.ts'
+
+export const INTERNAL_SECRET = 'identity-test-internal-secret-0123456789'
+export const JWT_SECRET = 'identity-test-jwt-secret-0123456789abcdef'
+
+/** Identity's default caller: the platform service, unscoped, holding every permission. */
+const PLATFORM_SERVICE: Principal = {
+  user_id: 'svc',
+  kind: 'service',
+  roles: [],
+  permissions: ['*'],
+  tenant_id: '',
+  workspace_id: '',
+  session_id: '',
+  jti: 'jti-svc',
+  token_tenant_id: '',
+  token_workspace_id: '',
+}
+
+export const principal = (overrides: Partial<Principal> = {}) => testPrincipal(overrides, PLATFORM_SERVICE)
+
+/** The header the gateway would add for this principal. */
+export const as = (p: Principal) => principalHeader(INTERNAL_SECRET, p)
 
 /** Test env: cheap argon2 costs so suites stay fast on 2 cores (production defaults are in config.ts). */
 export const TEST_ENV = {
@@ -14,8 +36,9 @@ export const TEST_ENV = {
 }
 
 /** An identity app on isolated storage, ready, closed and cleaned up when the test ends. */
-export async function identityApp(t: Test, mode: Mode, env: Record<string, string> = {}) {
-  const store = storage(mode, 'id')
+export async function identityApp(t: Test, mode: StorageMode, env: Record<string, string> = {}) {
+  // Registered before the app, so its teardown (dropping the schema and streams) runs after app.close().
+  const store = await storageFixture(t, mode, 'id')
   const config = {
     ...loadConfig({ ...TEST_ENV, ...env }),
     port: 0,
@@ -23,11 +46,8 @@ export async function identityApp(t: Test, mode: Mode, env: Record<string, strin
     cache: store.cache,
     bus: store.bus,
   }
-  const app = await build(config, { logger: pino({ level: 'silent' }) })
-  t.teardown(async () => {
-    await app.close()
-    await store.cleanup()
-  })
+  const app = await build(config, { logger: silentLogger() })
+  t.teardown(() => app.close())
   await app.ready()
   return app
 }

@@ -1,7 +1,8 @@
-import { DEFAULT_PERMISSION_TABLE, signInternalPrincipal } from '@switchboard/auth'
-import { type Envelope, PRINCIPAL_HEADER, type Principal } from '@switchboard/contracts'
-import type { App } from './app.ts'
-import { INTERNAL_SECRET, waitFor } from './modes.ts'
+import { DEFAULT_PERMISSION_TABLE } from '@switchboard/auth'
+import type { Envelope, Principal } from '@switchboard/contracts'
+import { type StorageMode, waitFor } from '@switchboard/testing'
+import type { Test } from 'tap'
+import { type App, as, identityApp } from './app.ts'
 
 /** A principal as the gateway would pass it; `token_*` default to the effective scope (a scoped token). */
 export function who(p: Partial<Principal> & Pick<Principal, 'kind'>): Principal {
@@ -20,25 +21,33 @@ export function who(p: Partial<Principal> & Pick<Principal, 'kind'>): Principal 
   return base
 }
 
-export async function headersFor(p: Principal): Promise<Record<string, string>> {
-  return { [PRINCIPAL_HEADER]: await signInternalPrincipal(INTERNAL_SECRET, p) }
-}
-
 /** The callers every suite uses: two tenants' admins, a scoped agent and end user, the platform service. */
 export async function callers() {
   const acmeAdmin = who({ kind: 'admin', tenant_id: 'acme', workspace_id: 'support' })
   const globexAdmin = who({ kind: 'admin', tenant_id: 'globex', workspace_id: 'main' })
   return {
-    acmeAdmin: await headersFor(acmeAdmin),
-    globexAdmin: await headersFor(globexAdmin),
-    acmeAgent: await headersFor(who({ kind: 'agent', tenant_id: 'acme', workspace_id: 'support' })),
-    acmeUser: await headersFor(who({ kind: 'end_user', tenant_id: 'acme', workspace_id: 'support' })),
-    platform: await headersFor(who({ kind: 'service' })),
+    acmeAdmin: await as(acmeAdmin),
+    globexAdmin: await as(globexAdmin),
+    acmeAgent: await as(who({ kind: 'agent', tenant_id: 'acme', workspace_id: 'support' })),
+    acmeUser: await as(who({ kind: 'end_user', tenant_id: 'acme', workspace_id: 'support' })),
+    platform: await as(who({ kind: 'service' })),
     /** an unscoped service token narrowed by selectors to acme/support */
-    platformInAcme: await headersFor(
+    platformInAcme: await as(
       who({ kind: 'service', tenant_id: 'acme', workspace_id: 'support', token_tenant_id: '', token_workspace_id: '' }),
     ),
   }
+}
+
+/** An identity app, the usual callers, and a recorder of its events (stopped at teardown). */
+export async function directoryFixture(t: Test, mode: StorageMode) {
+  const app = await identityApp(t, mode)
+  const who = await callers()
+  const rec = await recordEvents(app)
+  t.teardown(() => rec.stop())
+  /** one request as a caller, with a JSON body if given */
+  const req = (method: 'GET' | 'POST' | 'PUT', url: string, headers: Record<string, string>, payload?: object) =>
+    app.inject({ method, url, headers, ...(payload ? { payload } : {}) })
+  return { app, who, rec, req }
 }
 
 /** Records every identity and audit event that reaches the bus from now on. */

@@ -1,8 +1,8 @@
 import { buildKeyring, issueToken } from '@switchboard/auth'
+import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
-import { identityApp } from '../helpers/app.ts'
-import { callers, createCustomer, errorShape, headersFor, login, who } from '../helpers/directory.ts'
-import { JWT_SECRET, MODES } from '../helpers/modes.ts'
+import { as, identityApp, JWT_SECRET } from '../helpers/app.ts'
+import { callers, createCustomer, errorShape, login, who } from '../helpers/directory.ts'
 
 type Call = readonly [method: 'GET' | 'POST' | 'PUT', url: string, payload?: object]
 
@@ -32,91 +32,89 @@ function endpoints(ids: { user: string; session: string; agent: string; customer
   ]
 }
 
-for (const mode of MODES) {
-  t.test(`cross-tenant 404 matrix on ${mode}`, async (t) => {
-    const app = await identityApp(t, mode)
-    const c = await callers()
-    const acmeSales = await headersFor(who({ kind: 'admin', tenant_id: 'acme', workspace_id: 'sales' }))
-    const acmeTenantWide = await headersFor(
-      who({ kind: 'admin', tenant_id: 'acme', workspace_id: '', token_tenant_id: 'acme', token_workspace_id: '' }),
-    )
-    const send = (call: Call, headers: Record<string, string>) =>
-      app.inject({ method: call[0], url: call[1], headers, ...(call[2] ? { payload: call[2] } : {}) })
+inEachStorageMode(t, 'cross-tenant 404 matrix', async (t, mode) => {
+  const app = await identityApp(t, mode)
+  const c = await callers()
+  const acmeSales = await as(who({ kind: 'admin', tenant_id: 'acme', workspace_id: 'sales' }))
+  const acmeTenantWide = await as(
+    who({ kind: 'admin', tenant_id: 'acme', workspace_id: '', token_tenant_id: 'acme', token_workspace_id: '' }),
+  )
+  const send = (call: Call, headers: Record<string, string>) =>
+    app.inject({ method: call[0], url: call[1], headers, ...(call[2] ? { payload: call[2] } : {}) })
 
-    // acme/support owns a customer who is also an agent, with a live session
-    const cust = await createCustomer(app, c.acmeAdmin, {
-      name: 'Ivy',
-      email: 'ivy@acme.test',
-      username: 'ivy',
-      password: 'correct horse battery',
-    })
-    const agent = (await send(['POST', '/api/agents', { user_id: cust.user_id }], c.acmeAdmin)).json()
-    const session = await login(app, 'ivy', 'laptop')
-    const sessionId = JSON.parse(Buffer.from(session.token.split('.')[1] ?? '', 'base64url').toString()).session_id
-    const real = { user: cust.user_id, session: sessionId, agent: agent.id, customer: cust.id, token: session.token }
-    const ghostToken = await issueToken(
-      buildKeyring(JWT_SECRET),
-      {
-        user_id: 'ghost-user',
-        token_version: 1,
-        session_id: 'ghost-session',
-        session_token_version: 1,
-        roles: [],
-        tenant_id: '',
-        workspace_id: '',
-      },
-      { ttlSeconds: 900, tokenUse: 'access' },
-    )
-    const ghost = {
-      user: 'ghost-user',
-      session: 'ghost-session',
-      agent: 'ghost-agent',
-      customer: 'ghost-customer',
-      token: ghostToken.token,
-    }
-    const before = (await send(['GET', `/api/security/users/${cust.user_id}`], c.platform)).json()
-
-    const realCalls = endpoints(real)
-    const ghostCalls = endpoints(ghost)
-    for (const [label, headers] of [
-      ['another tenant', c.globexAdmin],
-      ['another workspace of the same tenant', acmeSales],
-    ] as const) {
-      await t.test(label, async (t) => {
-        for (let i = 0; i < realCalls.length; i++) {
-          const call = realCalls[i] as Call
-          const foreign = await send(call, headers)
-          const missing = await send(ghostCalls[i] as Call, headers)
-          t.equal(foreign.statusCode, 404, `${call[0]} ${call[1]}`)
-          t.same(errorShape(foreign), errorShape(missing), `${call[0]} ${call[1]}: same body as a missing id`)
-          t.ok(foreign.json().request_id, 'request id present')
-        }
-      })
-    }
-
-    await t.test('nothing changed by the refused calls', async (t) => {
-      const after = (await send(['GET', `/api/security/users/${cust.user_id}`], c.platform)).json()
-      t.same(after, before, 'token_version and state untouched')
-      const a = (await send(['GET', `/api/agents/${agent.id}`], c.acmeAdmin)).json()
-      t.same([a.status, a.name], ['offline', agent.name])
-      const cu = (await send(['GET', `/api/customers/${cust.id}`], c.acmeAdmin)).json()
-      t.same([cu.name, cu.tags], ['Ivy', []])
-      t.equal((await send(['GET', `/api/customers/${cust.id}/notes`], c.acmeAdmin)).json().count, 0)
-      const sessions = (await send(['GET', `/api/security/users/${cust.user_id}/sessions`], c.acmeAdmin)).json()
-      t.equal(sessions.items[0].status, 'active')
-      const denied = (await send(['GET', '/api/security/tokens/revoked'], c.platform)).json()
-      t.equal(denied.total, 0)
-    })
-
-    await t.test('the owning scope, a tenant-wide admin and the platform reach the records', async (t) => {
-      for (const headers of [c.acmeAdmin, acmeTenantWide, c.platform]) {
-        t.equal((await send(['GET', `/api/security/users/${cust.user_id}`], headers)).statusCode, 200)
-        t.equal((await send(['GET', `/api/agents/${agent.id}`], headers)).statusCode, 200)
-        t.equal((await send(['GET', `/api/customers/${cust.id}`], headers)).statusCode, 200)
-      }
-      t.equal((await send(['GET', `/api/customers/${cust.id}`], c.acmeAgent)).statusCode, 200, 'a scoped agent reads')
-      t.equal((await send(['GET', '/api/customers'], acmeSales)).json().total, 0, 'lists are scoped too')
-      t.equal((await send(['GET', '/api/agents'], c.globexAdmin)).json().total, 0)
-    })
+  // acme/support owns a customer who is also an agent, with a live session
+  const cust = await createCustomer(app, c.acmeAdmin, {
+    name: 'Ivy',
+    email: 'ivy@acme.test',
+    username: 'ivy',
+    password: 'correct horse battery',
   })
-}
+  const agent = (await send(['POST', '/api/agents', { user_id: cust.user_id }], c.acmeAdmin)).json()
+  const session = await login(app, 'ivy', 'laptop')
+  const sessionId = JSON.parse(Buffer.from(session.token.split('.')[1] ?? '', 'base64url').toString()).session_id
+  const real = { user: cust.user_id, session: sessionId, agent: agent.id, customer: cust.id, token: session.token }
+  const ghostToken = await issueToken(
+    buildKeyring(JWT_SECRET),
+    {
+      user_id: 'ghost-user',
+      token_version: 1,
+      session_id: 'ghost-session',
+      session_token_version: 1,
+      roles: [],
+      tenant_id: '',
+      workspace_id: '',
+    },
+    { ttlSeconds: 900, tokenUse: 'access' },
+  )
+  const ghost = {
+    user: 'ghost-user',
+    session: 'ghost-session',
+    agent: 'ghost-agent',
+    customer: 'ghost-customer',
+    token: ghostToken.token,
+  }
+  const before = (await send(['GET', `/api/security/users/${cust.user_id}`], c.platform)).json()
+
+  const realCalls = endpoints(real)
+  const ghostCalls = endpoints(ghost)
+  for (const [label, headers] of [
+    ['another tenant', c.globexAdmin],
+    ['another workspace of the same tenant', acmeSales],
+  ] as const) {
+    await t.test(label, async (t) => {
+      for (let i = 0; i < realCalls.length; i++) {
+        const call = realCalls[i] as Call
+        const foreign = await send(call, headers)
+        const missing = await send(ghostCalls[i] as Call, headers)
+        t.equal(foreign.statusCode, 404, `${call[0]} ${call[1]}`)
+        t.same(errorShape(foreign), errorShape(missing), `${call[0]} ${call[1]}: same body as a missing id`)
+        t.ok(foreign.json().request_id, 'request id present')
+      }
+    })
+  }
+
+  await t.test('nothing changed by the refused calls', async (t) => {
+    const after = (await send(['GET', `/api/security/users/${cust.user_id}`], c.platform)).json()
+    t.same(after, before, 'token_version and state untouched')
+    const a = (await send(['GET', `/api/agents/${agent.id}`], c.acmeAdmin)).json()
+    t.same([a.status, a.name], ['offline', agent.name])
+    const cu = (await send(['GET', `/api/customers/${cust.id}`], c.acmeAdmin)).json()
+    t.same([cu.name, cu.tags], ['Ivy', []])
+    t.equal((await send(['GET', `/api/customers/${cust.id}/notes`], c.acmeAdmin)).json().count, 0)
+    const sessions = (await send(['GET', `/api/security/users/${cust.user_id}/sessions`], c.acmeAdmin)).json()
+    t.equal(sessions.items[0].status, 'active')
+    const denied = (await send(['GET', '/api/security/tokens/revoked'], c.platform)).json()
+    t.equal(denied.total, 0)
+  })
+
+  await t.test('the owning scope, a tenant-wide admin and the platform reach the records', async (t) => {
+    for (const headers of [c.acmeAdmin, acmeTenantWide, c.platform]) {
+      t.equal((await send(['GET', `/api/security/users/${cust.user_id}`], headers)).statusCode, 200)
+      t.equal((await send(['GET', `/api/agents/${agent.id}`], headers)).statusCode, 200)
+      t.equal((await send(['GET', `/api/customers/${cust.id}`], headers)).statusCode, 200)
+    }
+    t.equal((await send(['GET', `/api/customers/${cust.id}`], c.acmeAgent)).statusCode, 200, 'a scoped agent reads')
+    t.equal((await send(['GET', '/api/customers'], acmeSales)).json().total, 0, 'lists are scoped too')
+    t.equal((await send(['GET', '/api/agents'], c.globexAdmin)).json().total, 0)
+  })
+})
