@@ -1,6 +1,7 @@
 import { fromJson, toJson, whereScope } from '@switchboard/platform'
 import type { Selectable } from 'kysely'
 import type { AgentsTable } from './database.ts'
+import type { Scope } from './scoped-users.repository.ts'
 import type { Db } from './users.repository.ts'
 
 export type AgentRow = Selectable<AgentsTable>
@@ -8,10 +9,8 @@ export type AgentRow = Selectable<AgentsTable>
 export const AGENT_STATUSES = ['online', 'busy', 'away', 'offline'] as const
 export type AgentStatus = (typeof AGENT_STATUSES)[number]
 
-export interface Scope {
-  tenant_id: string
-  workspace_id: string
-}
+/** How many conversations an agent takes at once when nobody said. */
+export const DEFAULT_MAX_CONCURRENT = 5
 
 export interface NewAgent {
   id: string

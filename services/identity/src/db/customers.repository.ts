@@ -1,15 +1,11 @@
 import { type Dialect, fromJson, toJson, whereScope } from '@switchboard/platform'
 import { type Selectable, sql } from 'kysely'
 import type { CustomerNotesTable, CustomersTable } from './database.ts'
+import type { Scope } from './scoped-users.repository.ts'
 import type { Db } from './users.repository.ts'
 
 export type CustomerRow = Selectable<CustomersTable>
 export type CustomerNoteRow = Selectable<CustomerNotesTable>
-
-export interface Scope {
-  tenant_id: string
-  workspace_id: string
-}
 
 export interface NewCustomer {
   id: string

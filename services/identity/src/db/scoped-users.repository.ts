@@ -1,6 +1,7 @@
 import { whereScope } from '@switchboard/platform'
 import type { Db } from './users.repository.ts'
 
+/** A caller's tenant/workspace; empty strings are "all" (see whereScope). */
 export interface Scope {
   tenant_id: string
   workspace_id: string

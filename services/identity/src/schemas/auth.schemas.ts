@@ -104,4 +104,7 @@ export const LogoutOthersResponse = Type.Object({
   count: Type.Integer(),
 })
 
-export const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ErrorBody]))
+/** The error body under each of the given status codes, for a route's `response` schemas. */
+export function errors<const C extends readonly number[]>(...codes: C): { [K in C[number]]: typeof ErrorBody } {
+  return Object.fromEntries(codes.map((c) => [c, ErrorBody])) as { [K in C[number]]: typeof ErrorBody }
+}

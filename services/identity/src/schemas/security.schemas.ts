@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { BoundedList, ErrorBody, Nullable, PageQuery, Paginated } from '@switchboard/contracts'
+import { BoundedList, Nullable, PageQuery, Paginated } from '@switchboard/contracts'
+import { errors, SessionView } from './auth.schemas.ts'
 
 const Id = Type.String({ minLength: 1, maxLength: 128 })
 const Reason = Type.String({ maxLength: 500 })
@@ -50,41 +51,10 @@ export const UserRevokeResult = Type.Object({
 })
 export const BatchRevokeResult = BoundedList(Type.Object({ user_id: Type.String(), token_version: Type.Integer() }))
 
-/** The auth session view (spec, "Auth session view"); `is_current` appears on the self-service side only. */
-export const SessionViewSchema = Type.Object({
-  session_id: Type.String(),
-  status: Type.String(),
-  token_version: Type.Integer(),
-  device_fingerprint: Type.String(),
-  network_label: Type.String(),
-  location_label: Type.String(),
-  risk_score: Type.Integer(),
-  risk_level: Type.String(),
-  risk_reasons: Type.Array(Type.String()),
-  family_public_ip_count: Type.Integer(),
-  family_device_count: Type.Integer(),
-  active_session_count: Type.Integer(),
-  family_hot_refresh_count: Type.Integer(),
-  reference_session_id: Type.String(),
-  ip_drift: Type.Boolean(),
-  device_drift: Type.Boolean(),
-  rapid_ip_change: Type.Boolean(),
-  rapid_device_change: Type.Boolean(),
-  rapid_refresh_activity: Type.Boolean(),
-  refresh_recency: Type.String(),
-  is_current: Type.Optional(Type.Boolean()),
-  user_agent: Type.String(),
-  client_ip: Type.String(),
-  created_at: Type.String(),
-  last_seen_at: Type.String(),
-  last_refresh_at: Nullable(Type.String()),
-  revoked_at: Nullable(Type.String()),
-})
-
 export const UserSessionsResult = Type.Object({
   user_id: Type.String(),
   count: Type.Integer(),
-  items: Type.Array(SessionViewSchema),
+  items: Type.Array(SessionView),
 })
 
 export const RevokeSessionBody = Type.Object(
@@ -148,9 +118,4 @@ export type RevokedTokensQuery = Static<typeof RevokedTokensQuery>
 export const RevokedTokensPage = Paginated(RevokedTokenRecord)
 
 /** Error answers every route may give; 404 bodies are identical for missing and out-of-scope records. */
-export const errorResponses = {
-  400: ErrorBody,
-  401: ErrorBody,
-  403: ErrorBody,
-  404: ErrorBody,
-}
+export const errorResponses = errors(400, 401, 403, 404)
