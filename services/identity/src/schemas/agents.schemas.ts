@@ -1,15 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { PageQuery, Paginated } from '@switchboard/contracts'
+import { AGENT_STATUSES } from '../db/agents.repository.ts'
 
 const Id = Type.String({ minLength: 1, maxLength: 128 })
 const Skill = Type.String({ minLength: 1, maxLength: 64 })
 
-export const AgentStatusSchema = Type.Union([
-  Type.Literal('online'),
-  Type.Literal('busy'),
-  Type.Literal('away'),
-  Type.Literal('offline'),
-])
+export const AgentStatusSchema = Type.Union(AGENT_STATUSES.map((status) => Type.Literal(status)))
 
 export const AgentSchema = Type.Object({
   id: Type.String(),

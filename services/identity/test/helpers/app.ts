@@ -26,6 +26,9 @@ export const principal = (overrides: Partial<Principal> = {}) => testPrincipal(o
 /** The header the gateway would add for this principal. */
 export const as = (p: Principal) => principalHeader(INTERNAL_SECRET, p)
 
+/** The password every test user is given (registered, created through the directory, or logged in with). */
+export const PASSWORD = 'correct horse battery'
+
 /** Test env: cheap argon2 costs so suites stay fast on 2 cores (production defaults are in config.ts). */
 export const TEST_ENV = {
   INTERNAL_SECRET,
@@ -91,7 +94,7 @@ export async function registerUser(app: App, username: string, extra: Record<str
     method: 'POST',
     url: '/api/v1/auth/register',
     headers,
-    payload: { username, email: `${username}@example.com`, password: 'correct horse battery', ...extra },
+    payload: { username, email: `${username}@example.com`, password: PASSWORD, ...extra },
   })
   return { res, body: res.json() as TokenBody }
 }
@@ -101,7 +104,7 @@ export async function loginUser(app: App, username: string, headers: Record<stri
     method: 'POST',
     url: '/api/v1/auth/login',
     headers,
-    payload: { username, password: 'correct horse battery', ...extra },
+    payload: { username, password: PASSWORD, ...extra },
   })
   return { res, body: res.json() as TokenBody }
 }

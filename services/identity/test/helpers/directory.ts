@@ -2,7 +2,7 @@ import { DEFAULT_PERMISSION_TABLE } from '@switchboard/auth'
 import type { Envelope, Principal } from '@switchboard/contracts'
 import { type StorageMode, waitFor } from '@switchboard/testing'
 import type { Test } from 'tap'
-import { type App, as, identityApp } from './app.ts'
+import { type App, as, identityApp, PASSWORD } from './app.ts'
 
 /** A principal as the gateway would pass it; `token_*` default to the effective scope (a scoped token). */
 export function who(p: Partial<Principal> & Pick<Principal, 'kind'>): Principal {
@@ -112,7 +112,7 @@ export async function login(app: App, username: string, device: string, ip = '8.
     method: 'POST',
     url: '/api/v1/auth/login',
     headers: { 'x-device-id': device, 'x-forwarded-for': ip, 'user-agent': `test/${device}` },
-    payload: { username, password: 'correct horse battery' },
+    payload: { username, password: PASSWORD },
   })
   if (res.statusCode !== 200) throw new Error(`login ${username}: ${res.statusCode} ${res.body}`)
   return res.json() as { token: string; refresh_token: string; user: { id: string } }

@@ -1,5 +1,6 @@
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
+import { PASSWORD } from '../helpers/app.ts'
 import { createCustomer, directoryFixture, errorShape, login } from '../helpers/directory.ts'
 
 inEachStorageMode(t, 'customer directory', async (t, mode) => {
@@ -15,7 +16,7 @@ inEachStorageMode(t, 'customer directory', async (t, mode) => {
       source: 'phone',
       tags: ['vip', 'de'],
       username: 'erin',
-      password: 'correct horse battery',
+      password: PASSWORD,
     })
     t.equal(res.statusCode, 201, res.body)
     const c = res.json()

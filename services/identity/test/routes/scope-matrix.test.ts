@@ -1,7 +1,7 @@
 import { buildKeyring, issueToken } from '@switchboard/auth'
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
-import { as, identityApp, JWT_SECRET } from '../helpers/app.ts'
+import { as, claimsOf, identityApp, JWT_SECRET, PASSWORD } from '../helpers/app.ts'
 import { callers, createCustomer, errorShape, login, who } from '../helpers/directory.ts'
 
 type Call = readonly [method: 'GET' | 'POST' | 'PUT', url: string, payload?: object]
@@ -47,11 +47,11 @@ inEachStorageMode(t, 'cross-tenant 404 matrix', async (t, mode) => {
     name: 'Ivy',
     email: 'ivy@acme.test',
     username: 'ivy',
-    password: 'correct horse battery',
+    password: PASSWORD,
   })
   const agent = (await send(['POST', '/api/agents', { user_id: cust.user_id }], c.acmeAdmin)).json()
   const session = await login(app, 'ivy', 'laptop')
-  const sessionId = JSON.parse(Buffer.from(session.token.split('.')[1] ?? '', 'base64url').toString()).session_id
+  const sessionId = claimsOf(session.token).session_id
   const real = { user: cust.user_id, session: sessionId, agent: agent.id, customer: cust.id, token: session.token }
   const ghostToken = await issueToken(
     buildKeyring(JWT_SECRET),

@@ -1,10 +1,8 @@
 import { buildKeyring, issueToken } from '@switchboard/auth'
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
-import { claimsOf, JWT_SECRET } from '../helpers/app.ts'
+import { claimsOf, JWT_SECRET, PASSWORD } from '../helpers/app.ts'
 import { createCustomer, directoryFixture, login } from '../helpers/directory.ts'
-
-const PASSWORD = 'correct horse battery'
 
 inEachStorageMode(t, 'denylist surface', async (t, mode) => {
   const { app, who, rec } = await directoryFixture(t, mode)

@@ -1,8 +1,7 @@
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
+import { PASSWORD } from '../helpers/app.ts'
 import { createCustomer, directoryFixture, errorShape, login } from '../helpers/directory.ts'
-
-const PASSWORD = 'correct horse battery'
 
 inEachStorageMode(t, 'user activation and deactivation', async (t, mode) => {
   const { app, who, rec } = await directoryFixture(t, mode)

@@ -1,8 +1,7 @@
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
+import { claimsOf, PASSWORD } from '../helpers/app.ts'
 import { createCustomer, directoryFixture, errorShape, login } from '../helpers/directory.ts'
-
-const PASSWORD = 'correct horse battery'
 
 inEachStorageMode(t, 'security users surface', async (t, mode) => {
   const { app, who, rec } = await directoryFixture(t, mode)
@@ -27,9 +26,8 @@ inEachStorageMode(t, 'security users surface', async (t, mode) => {
   })
   const s1 = await login(app, 'alice', 'laptop', '8.8.8.8')
   const s2 = await login(app, 'alice', 'phone', '1.1.1.1')
-  const claims = (tok: string) => JSON.parse(Buffer.from(tok.split('.')[1] ?? '', 'base64url').toString())
-  const sid1 = claims(s1.token).session_id as string
-  const sid2 = claims(s2.token).session_id as string
+  const sid1 = claimsOf(s1.token).session_id as string
+  const sid2 = claimsOf(s2.token).session_id as string
 
   const get = (url: string, headers: Record<string, string>) => app.inject({ method: 'GET', url, headers })
   const post = (url: string, headers: Record<string, string>, payload: unknown = {}) =>
@@ -178,7 +176,7 @@ inEachStorageMode(t, 'security users surface', async (t, mode) => {
     // another user's session through alice's id, and an unknown session: not found
     const bobSession = await login(app, 'bob', 'desk')
     const other = await post(`/api/security/users/${alice.user_id}/sessions/revoke`, who.acmeAdmin, {
-      session_id: claims(bobSession.token).session_id,
+      session_id: claimsOf(bobSession.token).session_id,
     })
     t.equal(other.statusCode, 404)
     t.equal(other.json().code, 'IDENTITY_SESSION_NOT_FOUND')
@@ -201,7 +199,7 @@ inEachStorageMode(t, 'security users surface', async (t, mode) => {
 
   await t.test('POST /users/:id/sessions/revoke-all keeps except_session_id', async (t) => {
     const s3 = await login(app, 'alice', 'tablet', '9.9.9.9')
-    const sid3 = claims(s3.token).session_id
+    const sid3 = claimsOf(s3.token).session_id
     const res = await post(`/api/security/users/${alice.user_id}/sessions/revoke-all`, who.acmeAdmin, {
       except_session_id: sid2,
       reason: 'cleanup',

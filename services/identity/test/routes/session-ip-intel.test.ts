@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
-import { identityApp } from '../helpers/app.ts'
+import { identityApp, PASSWORD } from '../helpers/app.ts'
 import { callers, createCustomer, login } from '../helpers/directory.ts'
 
 // The adapter itself is tested against real providers in test/ip-intel; this proves the wiring from
@@ -33,7 +33,7 @@ t.test('session views take labels from the configured provider, and the heuristi
     name: 'N',
     email: 'n@acme.test',
     username: 'nina',
-    password: 'correct horse battery',
+    password: PASSWORD,
   })
   await login(app, 'nina', 'a', '8.8.8.8')
   await login(app, 'nina', 'b', '1.1.1.1')

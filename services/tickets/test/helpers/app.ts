@@ -1,6 +1,7 @@
 import type { Principal } from '@switchboard/contracts'
 import type { EventBus } from '@switchboard/events'
 import {
+  ACME_ADMIN,
   principalHeader,
   type Storage,
   type StorageMode,
@@ -16,16 +17,11 @@ export const INTERNAL_SECRET = 'test-internal-secret-0123456789'
 
 /** The caller these tests start from: an agent of acme/support who may read and write tickets. */
 const ACME_AGENT: Principal = {
+  ...ACME_ADMIN,
   user_id: 'agent-1',
   kind: 'agent',
   roles: ['agent'],
   permissions: ['tickets.read', 'tickets.write'],
-  tenant_id: 'acme',
-  workspace_id: 'support',
-  session_id: 'sess-1',
-  jti: 'jti-1',
-  token_tenant_id: '',
-  token_workspace_id: '',
 }
 
 export const principal = (overrides: Partial<Principal> = {}) => testPrincipal(overrides, ACME_AGENT)
