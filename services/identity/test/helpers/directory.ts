@@ -106,6 +106,12 @@ export async function createCustomer(
   return { ...(res.json() as CreatedCustomer), username: String(body.username ?? '') }
 }
 
+/** A customer who can log in: `Alice` at `acme.test` is username alice, alice@acme.test, the test password. */
+export function createMember(app: App, headers: Record<string, string>, name: string, domain: string) {
+  const username = name.toLowerCase()
+  return createCustomer(app, headers, { name, email: `${username}@${domain}`, username, password: PASSWORD })
+}
+
 /** Logs a directory user in (the password tests give every customer) from a given device and address. */
 export async function login(app: App, username: string, device: string, ip = '8.8.8.8') {
   const res = await app.inject({

@@ -1,8 +1,8 @@
 import { buildKeyring, issueToken } from '@switchboard/auth'
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
-import { as, claimsOf, identityApp, JWT_SECRET, PASSWORD } from '../helpers/app.ts'
-import { callers, createCustomer, errorShape, login, who } from '../helpers/directory.ts'
+import { as, claimsOf, identityApp, JWT_SECRET } from '../helpers/app.ts'
+import { callers, createMember, errorShape, login, who } from '../helpers/directory.ts'
 
 type Call = readonly [method: 'GET' | 'POST' | 'PUT', url: string, payload?: object]
 
@@ -43,12 +43,7 @@ inEachStorageMode(t, 'cross-tenant 404 matrix', async (t, mode) => {
     app.inject({ method: call[0], url: call[1], headers, ...(call[2] ? { payload: call[2] } : {}) })
 
   // acme/support owns a customer who is also an agent, with a live session
-  const cust = await createCustomer(app, c.acmeAdmin, {
-    name: 'Ivy',
-    email: 'ivy@acme.test',
-    username: 'ivy',
-    password: PASSWORD,
-  })
+  const cust = await createMember(app, c.acmeAdmin, 'Ivy', 'acme.test')
   const agent = (await send(['POST', '/api/agents', { user_id: cust.user_id }], c.acmeAdmin)).json()
   const session = await login(app, 'ivy', 'laptop')
   const sessionId = claimsOf(session.token).session_id

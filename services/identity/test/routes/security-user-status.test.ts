@@ -1,22 +1,12 @@
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
 import { PASSWORD } from '../helpers/app.ts'
-import { createCustomer, directoryFixture, errorShape, login } from '../helpers/directory.ts'
+import { createMember, directoryFixture, errorShape, login } from '../helpers/directory.ts'
 
 inEachStorageMode(t, 'user activation and deactivation', async (t, mode) => {
   const { app, who, rec } = await directoryFixture(t, mode)
-  const carol = await createCustomer(app, who.acmeAdmin, {
-    name: 'Carol',
-    email: 'carol@acme.test',
-    username: 'carol',
-    password: PASSWORD,
-  })
-  const gina = await createCustomer(app, who.globexAdmin, {
-    name: 'Gina',
-    email: 'gina@globex.test',
-    username: 'gina',
-    password: PASSWORD,
-  })
+  const carol = await createMember(app, who.acmeAdmin, 'Carol', 'acme.test')
+  const gina = await createMember(app, who.globexAdmin, 'Gina', 'globex.test')
   await login(app, 'carol', 'laptop')
   const put = (id: string, headers: Record<string, string>, payload: unknown) =>
     app.inject({ method: 'PUT', url: `/api/security/users/${id}/status`, headers, payload: payload as object })

@@ -1,29 +1,14 @@
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
-import { claimsOf, PASSWORD } from '../helpers/app.ts'
-import { createCustomer, directoryFixture, errorShape, login } from '../helpers/directory.ts'
+import { claimsOf } from '../helpers/app.ts'
+import { createMember, directoryFixture, errorShape, login } from '../helpers/directory.ts'
 
 inEachStorageMode(t, 'security users surface', async (t, mode) => {
   const { app, who, rec } = await directoryFixture(t, mode)
 
-  const alice = await createCustomer(app, who.acmeAdmin, {
-    name: 'Alice',
-    email: 'alice@acme.test',
-    username: 'alice',
-    password: PASSWORD,
-  })
-  const bob = await createCustomer(app, who.acmeAdmin, {
-    name: 'Bob',
-    email: 'bob@acme.test',
-    username: 'bob',
-    password: PASSWORD,
-  })
-  const gina = await createCustomer(app, who.globexAdmin, {
-    name: 'Gina',
-    email: 'gina@globex.test',
-    username: 'gina',
-    password: PASSWORD,
-  })
+  const alice = await createMember(app, who.acmeAdmin, 'Alice', 'acme.test')
+  const bob = await createMember(app, who.acmeAdmin, 'Bob', 'acme.test')
+  const gina = await createMember(app, who.globexAdmin, 'Gina', 'globex.test')
   const s1 = await login(app, 'alice', 'laptop', '8.8.8.8')
   const s2 = await login(app, 'alice', 'phone', '1.1.1.1')
   const sid1 = claimsOf(s1.token).session_id as string
