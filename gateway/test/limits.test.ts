@@ -95,3 +95,39 @@ t.test('global limit and disabled limits', async (t) => {
   })
   for (let i = 0; i < 3; i++) t.equal((await off.app.inject({ method: 'GET', url: '/public/kb/a' })).statusCode, 200)
 })
+
+t.test(
+  'Redis: every window of a request in one round trip, each with an expiry; an outage lets requests through',
+  async (t) => {
+    const cache = redisCache()
+    t.teardown(() => cache.close())
+    const h = await harness(t, { env: { RATE_LIMITS_JSON: limits() }, cache })
+    const redis = cache.redis!
+    const send = redis.sendCommand.bind(redis)
+    const sent: string[] = []
+    redis.sendCommand = ((command: { name: string }) => {
+      sent.push(command.name)
+      return send(command as never)
+    }) as typeof redis.sendCommand
+    const warm = await h.app.inject({ method: 'GET', url: '/public/kb/a', headers: { 'x-api-key': 'k1' } })
+    t.equal(warm.statusCode, 200)
+    sent.length = 0
+    const res = await h.app.inject({ method: 'GET', url: '/public/kb/a', headers: { 'x-api-key': 'k1' } })
+    t.equal(res.statusCode, 200)
+    t.same(sent, ['evalsha'], 'global + /public/ + x-api-key, two windows each: one command')
+    for (const key of ['global|m|127.0.0.1', 'global|s|127.0.0.1', 'prefix:/public/|m|127.0.0.1']) {
+      const ttl = await redis.pttl(`${cache.prefix}rl:${key}`)
+      t.ok(ttl > 0 && ttl <= 60_000, `${key} expires (${ttl} ms)`)
+    }
+
+    const down = redisCache()
+    await down.close()
+    const d = await harness(t, {
+      env: { RATE_LIMITS_JSON: limits({ global: { requests_per_minute: 1, burst: 1 } }) },
+      cache: down,
+    })
+    const codes = []
+    for (let i = 0; i < 3; i++) codes.push((await d.app.inject({ method: 'GET', url: '/public/kb/a' })).statusCode)
+    t.same(codes, [200, 200, 200], 'limiter unavailable: not an outage of the API')
+  },
+)
