@@ -1,9 +1,9 @@
-import replyFrom from '@fastify/reply-from'
 import { signInternalPrincipal } from '@switchboard/auth'
 import { PRINCIPAL_HEADER, type Principal, REQUEST_ID_HEADER } from '@switchboard/contracts'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { LRUCache } from 'lru-cache'
+import { Agent } from 'undici'
 import type { GatewayConfig } from '../config.ts'
 import { GatewayErrors } from '../errors.ts'
 import type { GatewayMetrics } from '../metrics.ts'
@@ -12,8 +12,14 @@ const INTERNAL_TTL_S = 60
 /** A cached internal token is reused only while it has at least this much life left upstream. */
 const INTERNAL_MARGIN_MS = 15_000
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT'])
-/** Client headers that only the gateway may set upstream. */
-const STRIPPED = [
+/** Hop-by-hop headers (RFC 9110 §7.6.1) plus what the gateway's own connection already dealt with. */
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']
+/** Client headers that only the gateway may set upstream, or that undici sets for the upstream connection. */
+const NOT_FORWARDED = new Set([
+  ...HOP_BY_HOP,
+  'host',
+  'content-length',
+  'expect',
   'authorization',
   PRINCIPAL_HEADER,
   'x-forwarded-for',
@@ -22,7 +28,13 @@ const STRIPPED = [
   'x-real-ip',
   'forwarded',
   'cookie',
-]
+])
+const NOT_RETURNED = new Set(HOP_BY_HOP)
+/**
+ * Answers up to this size with a declared length are read whole and sent in one write; anything else
+ * (exports, unknown length) is streamed through.
+ */
+const BUFFER_MAX_BYTES = 256 * 1024
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,30 +42,65 @@ declare module 'fastify' {
   }
 }
 
-function isTimeout(error: { code?: string; statusCode?: number; cause?: unknown }): boolean {
+type Headers = Record<string, string | string[] | undefined>
+
+function isTimeout(error: { code?: string; cause?: unknown }): boolean {
   const cause = error.cause as { code?: string } | undefined
-  return error.statusCode === 504 || TIMEOUT_CODES.has(error.code ?? '') || TIMEOUT_CODES.has(cause?.code ?? '')
+  return TIMEOUT_CODES.has(error.code ?? '') || TIMEOUT_CODES.has(cause?.code ?? '')
+}
+
+/** Names a client's Connection header declares hop-by-hop (RFC 9110 §7.6.1): dropped as well. */
+function connectionListed(value: string | string[] | undefined): Set<string> | undefined {
+  if (typeof value !== 'string') return undefined
+  const names = value
+    .toLowerCase()
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  return names.length ? new Set(names) : undefined
+}
+
+function forwardedHeaders(request: FastifyRequest): Headers {
+  const given = request.headers
+  const listed = connectionListed(given.connection)
+  const out: Headers = {}
+  for (const name in given) {
+    if (NOT_FORWARDED.has(name) || listed?.has(name)) continue
+    out[name] = given[name]
+  }
+  return out
 }
 
 /**
- * HTTP proxy on @fastify/reply-from (undici pools). Upstream failures always become the fleet error body:
- * refused or reset → 502, too slow → 504; an upstream's own answer (503 included) passes through unchanged.
- * No retries: a POST may have been applied, and a retry loop is how a gateway learns to hang.
+ * HTTP proxy on an undici Agent (a keep-alive pool per upstream origin). Upstream failures always become
+ * the fleet error body: refused or reset → 502, too slow → 504; an upstream's own answer (503 included)
+ * passes through unchanged. No retries: a POST may have been applied, and a retry loop is how a gateway
+ * learns to hang. Not @fastify/reply-from: small answers (nearly all of them) are read whole and written
+ * once instead of piped through two streams, which cost the gateway about a tenth of its CPU per request.
  */
 export const proxyPlugin = fp(
   async (app: FastifyInstance, opts: { config: GatewayConfig; metrics: GatewayMetrics }) => {
     const { config, metrics } = opts
-    await app.register(replyFrom, {
-      undici: {
-        connections: 128,
-        pipelining: 1,
-        headersTimeout: config.upstream_timeout_ms,
-        bodyTimeout: config.upstream_timeout_ms,
-        connect: { timeout: config.upstream_connect_timeout_ms },
-        tls: { rejectUnauthorized: true },
-      } as never,
-      disableRequestLogging: true,
+    const agent = new Agent({
+      connections: 128,
+      pipelining: 1,
+      headersTimeout: config.upstream_timeout_ms,
+      bodyTimeout: config.upstream_timeout_ms,
+      connect: { timeout: config.upstream_connect_timeout_ms, rejectUnauthorized: true },
     })
+    app.addHook('onClose', async () => agent.close())
+
+    // An upstream is configured as a URL; undici wants its origin, and any path it has prefixes the request's.
+    const upstreams = new Map<string, { origin: string; path: string }>()
+    function upstream(base: string) {
+      let u = upstreams.get(base)
+      if (!u) {
+        const url = new URL(base)
+        u = { origin: url.origin, path: url.pathname.replace(/\/+$/, '') }
+        upstreams.set(base, u)
+      }
+      return u
+    }
 
     // Signing per request would dominate the hot path; one token per access token and scope is reused.
     const minted = new LRUCache<string, { token: string; until: number }>({ max: 10_000 })
@@ -71,30 +118,38 @@ export const proxyPlugin = fp(
       const service = request.gw.service ?? 'unknown'
       const principal = request.gw.principal
       const internal = principal ? await internalToken(principal, request.gw.claims!.exp) : undefined
+      const headers = forwardedHeaders(request)
+      headers[REQUEST_ID_HEADER] = String(request.id)
+      headers['x-forwarded-for'] = request.ip
+      headers['x-forwarded-proto'] = request.protocol
+      if (internal) headers[PRINCIPAL_HEADER] = internal
       const body = request.body as Buffer | undefined
       const hasBody = body !== undefined && request.method !== 'GET' && request.method !== 'HEAD'
+      if (hasBody) headers['content-type'] ??= 'application/octet-stream'
       request.gw.proxied = true
-      return reply.from(`${base}${request.url}`, {
-        ...(hasBody ? { body, contentType: request.headers['content-type'] ?? 'application/octet-stream' } : {}),
-        retryDelay: () => null,
-        rewriteRequestHeaders: (_req, headers) => {
-          for (const h of STRIPPED) delete headers[h]
-          headers[REQUEST_ID_HEADER] = String(request.id)
-          headers['x-forwarded-for'] = request.ip
-          headers['x-forwarded-proto'] = request.protocol
-          if (internal) headers[PRINCIPAL_HEADER] = internal
-          return headers
-        },
-        onError: (r, { error }) => {
-          const timeout = isTimeout(error as never)
-          metrics.upstreamErrors.inc({ service, kind: timeout ? 'timeout' : 'unavailable' })
-          request.log.warn({ err: error, service }, 'upstream failed')
-          const e = timeout
-            ? new GatewayErrors.UpstreamTimeout(service)
-            : new GatewayErrors.UpstreamUnavailable(service)
-          r.send(e)
-        },
-      })
+      const target = upstream(base)
+      let status: number
+      const returned: Headers = {}
+      let payload: Buffer | NodeJS.ReadableStream
+      try {
+        const res = await agent.request({
+          origin: target.origin,
+          path: target.path + request.url,
+          method: request.method as 'GET',
+          headers,
+          body: hasBody ? body : null,
+        })
+        status = res.statusCode
+        for (const name in res.headers) if (!NOT_RETURNED.has(name)) returned[name] = res.headers[name]
+        const declared = Number(res.headers['content-length'] ?? Number.NaN)
+        payload = declared <= BUFFER_MAX_BYTES ? Buffer.from(await res.body.arrayBuffer()) : res.body
+      } catch (error) {
+        const timeout = isTimeout(error as never)
+        metrics.upstreamErrors.inc({ service, kind: timeout ? 'timeout' : 'unavailable' })
+        request.log.warn({ err: error, service }, 'upstream failed')
+        throw timeout ? new GatewayErrors.UpstreamTimeout(service) : new GatewayErrors.UpstreamUnavailable(service)
+      }
+      return reply.code(status).headers(returned).send(payload)
     })
   },
   { name: 'gateway-proxy' },
