@@ -62,8 +62,8 @@ export function installAuthentication(app: FastifyInstance, cls: RouteClass, dep
       throw new E(err.reason === TokenErrorReason.missing ? 'authentication required' : err.message)
     }
   })
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const kind = request.gw.kind!
-    if (!kindAllowed(cls, kind)) throw new GatewayErrors.PrincipalKindForbidden(kind)
+    done(kindAllowed(cls, kind) ? undefined : new GatewayErrors.PrincipalKindForbidden(kind))
   })
 }

@@ -9,9 +9,9 @@ import { GatewayErrors } from '../errors.ts'
  */
 export const bodyLimitPlugin = fp(
   async (app: FastifyInstance, opts: { limit: number }) => {
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', (request, _reply, done) => {
       const declared = Number(request.headers['content-length'] ?? 0)
-      if (declared > opts.limit) throw new GatewayErrors.BodyTooLarge()
+      done(declared > opts.limit ? new GatewayErrors.BodyTooLarge() : undefined)
     })
     app.removeAllContentTypeParsers()
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: opts.limit }, (_request, body, done) => {

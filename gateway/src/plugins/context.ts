@@ -25,7 +25,8 @@ declare module 'fastify' {
 
 export function installRequestContext(app: FastifyInstance) {
   app.decorateRequest('gw', null as unknown as GatewayRequestContext)
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     request.gw = { proxied: false }
+    done()
   })
 }

@@ -4,8 +4,10 @@ import { GatewayErrors } from '../errors.ts'
 
 /** Resource permission of management paths: `<resource>.read` for GET/HEAD, `.write` otherwise. */
 export function installPermissionCheck(app: FastifyInstance) {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const needed = requiredPermission(request.method, request.url.split('?', 1)[0] ?? '')
-    if (!hasPermission(request.gw.principal!.permissions, needed)) throw new GatewayErrors.PermissionDenied(needed)
+    done(
+      hasPermission(request.gw.principal!.permissions, needed) ? undefined : new GatewayErrors.PermissionDenied(needed),
+    )
   })
 }

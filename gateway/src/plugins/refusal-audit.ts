@@ -54,9 +54,8 @@ export function refusalRecord(request: FastifyRequest, status: number): AuditRec
  * not become a flood of audit records.
  */
 export function installRefusalAudit(app: FastifyInstance, bus: EventBus, metrics: GatewayMetrics) {
-  app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode !== 403 || request.gw.proxied || !request.gw.claims || !WRITES.has(request.method)) return
-    const claims = request.gw.claims
+  async function record(request: FastifyRequest, status: number) {
+    const claims = request.gw.claims!
     const scope = request.gw.principal ?? { tenant_id: claims.tenant_id, workspace_id: claims.workspace_id }
     const envelope = newEnvelope({
       type: AUDIT_RECORDED_TYPE,
@@ -64,7 +63,7 @@ export function installRefusalAudit(app: FastifyInstance, bus: EventBus, metrics
       workspace_id: scope.workspace_id,
       actor: { user_id: claims.user_id, kind: request.gw.kind ?? 'end_user' },
       request_id: String(request.id),
-      data: refusalRecord(request, reply.statusCode),
+      data: refusalRecord(request, status),
     })
     try {
       await bus.publish(auditSubject('gateway'), envelope)
@@ -72,5 +71,11 @@ export function installRefusalAudit(app: FastifyInstance, bus: EventBus, metrics
       metrics.auditPublishFailures.inc()
       request.log.error({ err, action: envelope.data.action }, 'refusal audit could not be published')
     }
+  }
+  // Synchronous for every other response (nearly all of them): no promise on the hot path.
+  app.addHook('onResponse', (request, reply, done) => {
+    if (reply.statusCode !== 403 || request.gw.proxied || !request.gw.claims || !WRITES.has(request.method))
+      return done()
+    void record(request, reply.statusCode).finally(done)
   })
 }

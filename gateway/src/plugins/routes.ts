@@ -22,12 +22,14 @@ export interface RoutesDeps {
 
 /** First policy of every proxied context: which service (404 if none), and is the path unambiguous. */
 function installRouting(app: FastifyInstance) {
-  app.addHook('onRequest', async (request) => {
-    const path = request.url.split('?', 1)[0] ?? ''
-    if (!isCanonicalPath(path)) throw new GatewayErrors.PathInvalid()
+  app.addHook('onRequest', (request, _reply, done) => {
+    const q = request.url.indexOf('?')
+    const path = q === -1 ? request.url : request.url.slice(0, q)
+    if (!isCanonicalPath(path)) return done(new GatewayErrors.PathInvalid())
     const service = serviceFor(path)
-    if (!service) throw new GatewayErrors.RouteNotFound(path)
+    if (!service) return done(new GatewayErrors.RouteNotFound(path))
     request.gw.service = service
+    done()
   })
 }
 

@@ -20,7 +20,7 @@ function query(request: FastifyRequest, name: string): string | undefined {
  * admin/service tokens. Builds the principal that travels upstream with that effective scope.
  */
 export function installScopeGuard(app: FastifyInstance, table: PermissionTable | undefined) {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const claims = request.gw.claims!
     const kind = request.gw.kind!
     const r = resolveScope({
@@ -32,7 +32,7 @@ export function installScopeGuard(app: FastifyInstance, table: PermissionTable |
       headerWorkspace: header(request, 'x-workspace-id'),
       queryWorkspace: query(request, 'workspace_id'),
     })
-    if (!r.ok) throw scopeError(r.status, r.code, r.message)
+    if (!r.ok) return done(scopeError(r.status, r.code, r.message))
     request.gw.principal = {
       user_id: claims.user_id,
       kind,
@@ -45,5 +45,6 @@ export function installScopeGuard(app: FastifyInstance, table: PermissionTable |
       token_tenant_id: claims.tenant_id,
       token_workspace_id: claims.workspace_id,
     }
+    done()
   })
 }
