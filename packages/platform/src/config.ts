@@ -31,6 +31,8 @@ export const DatabaseConfig = Type.Union([
     /** one schema per service */
     schema: Type.String({ pattern: '^[a-z_][a-z0-9_]*$' }),
     pool_max: Type.Integer({ minimum: 1, default: 10 }),
+    /** parameterised SELECTs as named prepared statements (default on; off behind a transaction-mode pooler) */
+    prepared_statements: Type.Optional(Type.Boolean()),
   }),
   Type.Object({
     driver: Type.Literal('sqlite'),
@@ -94,6 +96,10 @@ export function baseConfigFromEnv(env: NodeJS.ProcessEnv, service: string, defau
             url: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
             schema: env.DB_SCHEMA ?? service.replaceAll('-', '_'),
             pool_max: env.DB_POOL_MAX,
+            // converted here: a string inside the union would keep TypeBox from applying pool_max's default
+            ...(env.DB_PREPARED_STATEMENTS === undefined
+              ? {}
+              : { prepared_statements: !/^(false|0|off|no)$/i.test(env.DB_PREPARED_STATEMENTS.trim()) }),
           },
     cache:
       env.CACHE_DRIVER === 'memory'

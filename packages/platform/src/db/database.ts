@@ -12,6 +12,7 @@ import {
 import pg from 'pg'
 import type { DatabaseConfig } from '../config.ts'
 import type { Logger } from '../logger.ts'
+import { preparingClient } from './prepared.ts'
 import { openSqlite } from './sqlite-driver.ts'
 
 export type Dialect = 'postgres' | 'sqlite'
@@ -28,11 +29,37 @@ const TIMESTAMPTZ = 1184
 const TIMESTAMP = 1114
 const INT8 = 20
 const NUMERIC = 1700
+
+/**
+ * `YYYY-MM-DD HH:MM:SS[.ffffff]` (+`+00` when zoned: PostgreSQL's ISO output in UTC) as `YYYY-MM-DDTHH:MM:SS.mmmZ` by slicing,
+ * truncated to milliseconds as `Date` does; anything else (other zones, BC, 5-digit years, infinity) is
+ * left to `Date`. pg calls a parser for every timestamp of every row, and `Date` parsing this legacy
+ * format was a visible part of a read's cost.
+ */
+export function pgTimestampToIso(v: string, zoned: boolean): string {
+  const suffix = zoned ? '+00' : ''
+  const end = v.length - suffix.length
+  if (end >= 19 && end <= 26 && v.charCodeAt(4) === 45 && v.charCodeAt(10) === 32 && v.endsWith(suffix)) {
+    const day = v.slice(0, 10)
+    const time = v.slice(11, 19)
+    if (end === 19) return `${day}T${time}.000Z`
+    if (v.charCodeAt(19) === 46 && end > 20) {
+      const frac = v.slice(20, end)
+      return `${day}T${time}.${frac.length >= 3 ? frac.slice(0, 3) : frac.padEnd(3, '0')}Z`
+    }
+  }
+  return new Date(zoned ? v : `${v}Z`).toISOString()
+}
+
+const parseTimestamptz = (v: string) => pgTimestampToIso(v, true)
+const parseTimestamp = (v: string) => pgTimestampToIso(v, false)
+const parseNumber = (v: string) => Number(v)
+// pg asks for a parser per column of every result; these are made once.
 const pgTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === TIMESTAMPTZ || oid === TIMESTAMP)
-      return (v: string) => new Date(oid === TIMESTAMP ? `${v}Z` : v).toISOString()
-    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v)
+    if (oid === TIMESTAMPTZ) return parseTimestamptz
+    if (oid === TIMESTAMP) return parseTimestamp
+    if (oid === INT8 || oid === NUMERIC) return parseNumber
     return pg.types.getTypeParser(oid, format as 'text')
   },
 }
@@ -82,6 +109,7 @@ export async function createDatabase<DB>(
     max: config.pool_max,
     options: `-c search_path=${schema}`,
     types: pgTypes,
+    ...(config.prepared_statements === false ? {} : { Client: preparingClient() }),
   })
   pool.on('error', (err) => logger.warn({ err }, 'idle database client failed'))
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins })

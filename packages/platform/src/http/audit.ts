@@ -44,12 +44,18 @@ export type AuditSink = (subject: string, type: string, request: FastifyRequest,
  */
 export function installAudit(app: FastifyInstance, service: string, sink: AuditSink) {
   app.decorateRequest('audit', null as unknown as AuditContext)
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     request.audit = {}
+    done()
   })
-  app.addHook('onResponse', async (request, reply) => {
+  // Synchronous for reads (most requests): only a management write goes on to the async sink.
+  app.addHook('onResponse', (request, reply, done) => {
+    if (!WRITE_METHODS.has(request.method)) return done()
     const path = request.url.split('?')[0] ?? ''
-    if (!WRITE_METHODS.has(request.method) || !path.startsWith('/api/') || path.startsWith('/api/v1/')) return
+    if (!path.startsWith('/api/') || path.startsWith('/api/v1/')) return done()
+    void record(request, reply.statusCode, path).finally(done)
+  })
+  async function record(request: FastifyRequest, status: number, path: string) {
     const route = request.routeOptions.url ?? path
     const derived = actionFor(request.method, route)
     const ctx = request.audit ?? {}
@@ -62,8 +68,8 @@ export function installAudit(app: FastifyInstance, service: string, sink: AuditS
       resource_id: ctx.resource_id ?? params.id ?? '',
       route,
       method: request.method,
-      status_code: reply.statusCode,
-      success: reply.statusCode < 400,
+      status_code: status,
+      success: status < 400,
       request_id: String(request.id),
       client_ip: request.ip,
       user_agent: String(request.headers['user-agent'] ?? ''),
@@ -76,5 +82,5 @@ export function installAudit(app: FastifyInstance, service: string, sink: AuditS
     } catch (err) {
       request.log.error({ err, action: data.action }, 'audit record could not be queued')
     }
-  })
+  }
 }

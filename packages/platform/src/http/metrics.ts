@@ -37,12 +37,13 @@ export function createMetrics(service: string, opts: { defaultMetrics?: boolean 
 
 /** `GET /metrics` and the per-route histogram (route template, never the raw URL). */
 export function installMetrics(app: FastifyInstance, metrics: ServiceMetrics, path = '/metrics') {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched'
     metrics.httpDuration.observe(
       { method: request.method, route, status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     )
+    done()
   })
   app.get(path, async (_request, reply) => {
     reply.header('content-type', metrics.registry.contentType)
