@@ -23,3 +23,64 @@ export function createRootLogger(opts: { level?: string; destination?: pino.Dest
     opts.destination,
   )
 }
+
+type LogArgs = Parameters<Logger['info']>
+
+/**
+ * A request's logger for Fastify's `childLoggerFactory`: binds the request id without building the pino
+ * child until something is logged (pino's child() serialises and redacts its bindings, about 2 µs, and
+ * almost no request logs anything).
+ */
+class LazyChildLogger {
+  #parent: Logger
+  #bindings: pino.Bindings
+  #opts: pino.ChildLoggerOptions
+  #child: Logger | undefined
+  constructor(parent: Logger, bindings: pino.Bindings, opts: pino.ChildLoggerOptions) {
+    this.#parent = parent
+    this.#bindings = bindings
+    this.#opts = opts
+  }
+  get #log(): Logger {
+    this.#child ??= this.#parent.child(this.#bindings, this.#opts)
+    return this.#child
+  }
+  fatal(...args: LogArgs) {
+    this.#log.fatal(...args)
+  }
+  error(...args: LogArgs) {
+    this.#log.error(...args)
+  }
+  warn(...args: LogArgs) {
+    this.#log.warn(...args)
+  }
+  info(...args: LogArgs) {
+    this.#log.info(...args)
+  }
+  debug(...args: LogArgs) {
+    this.#log.debug(...args)
+  }
+  trace(...args: LogArgs) {
+    this.#log.trace(...args)
+  }
+  silent() {}
+  child(bindings: pino.Bindings, opts?: pino.ChildLoggerOptions) {
+    return this.#log.child(bindings, opts)
+  }
+  isLevelEnabled(level: string) {
+    return this.#log.isLevelEnabled(level)
+  }
+  bindings() {
+    return this.#log.bindings()
+  }
+  get level() {
+    return this.#log.level
+  }
+  set level(level: string) {
+    this.#log.level = level
+  }
+}
+
+export function lazyChildLogger(parent: Logger, bindings: pino.Bindings, opts: pino.ChildLoggerOptions): Logger {
+  return new LazyChildLogger(parent, bindings, opts) as unknown as Logger
+}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { REQUEST_ID_HEADER } from '@switchboard/contracts'
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
-import type { Logger } from '../logger.ts'
+import { type Logger, lazyChildLogger } from '../logger.ts'
 import { installErrorHandling } from './errors.ts'
 import { installHealth, type ReadinessCheck } from './health.ts'
 import { createMetrics, installMetrics, type ServiceMetrics } from './metrics.ts'
@@ -27,6 +27,7 @@ export function createApp(opts: AppOptions) {
     loggerInstance: opts.logger.child({ service: opts.service }),
     // per-request access logs cost throughput on the hot path; 5xx are logged by the error handler
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLogger as never,
     bodyLimit: opts.bodyLimit ?? 1_048_576,
     requestIdHeader: false,
     genReqId: (req) => {
