@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { REQUEST_ID_HEADER } from '@switchboard/contracts'
-import { installErrorHandling, installHealth, type Logger, type ReadinessCheck } from '@switchboard/platform'
+import {
+  installErrorHandling,
+  installHealth,
+  type Logger,
+  lazyChildLogger,
+  type ReadinessCheck,
+} from '@switchboard/platform'
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import type { GatewayConfig } from './config.ts'
 import type { GatewayMetrics } from './metrics.ts'
@@ -22,6 +28,7 @@ export function createGatewayApp(
   const fastify = Fastify({
     loggerInstance: logger.child({ service: 'gateway' }),
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLogger as never,
     bodyLimit: config.body_limit_bytes,
     // Fastify accepts a hop count too; its types only list the other forms.
     trustProxy: config.trust_proxy as boolean,

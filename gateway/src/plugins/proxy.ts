@@ -29,7 +29,8 @@ const NOT_FORWARDED = new Set([
   'forwarded',
   'cookie',
 ])
-const NOT_RETURNED = new Set(HOP_BY_HOP)
+/** Also not copied back: Node dates the answer itself, and the gateway already set the (same) request id. */
+const NOT_RETURNED = new Set([...HOP_BY_HOP, 'date', REQUEST_ID_HEADER])
 /**
  * Answers up to this size with a declared length are read whole and sent in one write; anything else
  * (exports, unknown length) is streamed through.
