@@ -4,7 +4,7 @@ import pg from 'pg'
 const MAX_NAMED = 256
 const SELECT = /^select\s/i
 const TX_START = /^(begin|start transaction)\b/i
-const TX_END = /^(commit|rollback|end)\b/i
+const TX_END = /^(commit|end|abort|rollback(?!\s+to\b))\b/i
 /**
  * The server no longer has, or can no longer use, a statement this connection prepared: a migration
  * changed a `select *` row type (0A000), or a pooler/`DISCARD ALL` dropped it (26000).
