@@ -19,6 +19,7 @@ import { proxyPlugin } from './plugins/proxy.ts'
 import { rateLimitPlugin } from './plugins/rate-limit.ts'
 import { proxiedRoutes } from './plugins/routes.ts'
 import { upstreamReady } from './readiness.ts'
+import { docsRoutes } from './routes/docs.routes.ts'
 import { opsRoutes } from './routes/ops.routes.ts'
 import { createUpstreamPicker } from './routing/service-table.ts'
 import { securityBaseline } from './security-baseline.ts'
@@ -96,6 +97,7 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
     pick,
   })
   await app.register(opsRoutes, { config, tokenState, bus, metrics }) // dead letters for `switchboard dlq --gateway`
+  await app.register(docsRoutes, { upstreams: config.upstreams, dispatcher: http }) // /openapi.json, /docs
   // Seam: the WebSocket proxy for /api/v1/ws (route class "optional") registers here, in its own context,
   // with @fastify/websocket; until then /api/v1/ws falls under /api/v1/* (staff) and reaches realtime-voice.
 
