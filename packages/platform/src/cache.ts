@@ -17,7 +17,7 @@ export interface Cache {
   zremRangeByScore(key: string, min: number, max: number): Promise<number>
   ping(): Promise<boolean>
   close(): Promise<void>
-  /** the raw client when Redis backs the cache (for @fastify/rate-limit's shared store) */
+  /** the raw client when Redis backs the cache (the gateway's rate limiter runs its script on it) */
   readonly redis?: Redis
 }
 
