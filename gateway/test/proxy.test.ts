@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import { accessToken, bearer, harness, metricValue, seedUser } from './fixtures/gateway.ts'
 import { deadUrl } from './fixtures/upstream.ts'
@@ -61,4 +63,47 @@ t.test('CORS allowlist', async (t) => {
   const any = await harness(t, { upstream: h.upstream, env: { CORS_ORIGINS: '*' } })
   const star = await any.app.inject({ method: 'GET', url: '/public/kb/a', headers: { origin: 'https://x.example' } })
   t.equal(star.headers['access-control-allow-origin'], '*')
+})
+
+t.test('answers over 256 KiB or of unknown length stream through; hop-by-hop headers stay behind', async (t) => {
+  const server = createServer((req, res) => {
+    if (req.url?.startsWith('/api/tickets/export')) {
+      res.writeHead(200, { 'content-type': 'text/csv', 'keep-alive': 'timeout=5', 'x-kept': 'yes' })
+      let i = 0
+      const write = () => {
+        while (i < 40) {
+          i++
+          if (!res.write(`${'x'.repeat(10_000)}\n`)) return void res.once('drain', write)
+        }
+        res.end('end\n')
+      }
+      write()
+      return
+    }
+    if (req.url?.startsWith('/api/tickets/big')) {
+      const body = 'y'.repeat(300_000)
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(body.length) })
+      res.end(body)
+      return
+    }
+    res.writeHead(404).end()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => server.close())
+  const h = await harness(t)
+  const h2 = await harness(t, {
+    upstream: h.upstream,
+    env: { UPSTREAM_TICKETS: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
+  })
+  const token = await accessToken(seedUser(h))
+  const url = await h2.app.listen({ port: 0, host: '127.0.0.1' })
+  const chunked = await fetch(`${url}/api/tickets/export`, { headers: bearer(token) })
+  t.equal(chunked.status, 200)
+  t.equal((await chunked.text()).length, 40 * 10_001 + 4, 'every chunk arrived')
+  t.equal(chunked.headers.get('x-kept'), 'yes')
+  t.not(chunked.headers.get('keep-alive'), 'timeout=5', "the upstream's Keep-Alive is not the client's")
+  const big = await h2.app.inject({ method: 'GET', url: '/api/tickets/big', headers: bearer(token) })
+  t.equal(big.statusCode, 200)
+  t.equal(big.body.length, 300_000)
+  t.equal(big.headers['content-length'], '300000')
 })
