@@ -20,6 +20,17 @@ function query(request: FastifyRequest, name: string): string | undefined {
  * admin/service tokens. Builds the principal that travels upstream with that effective scope.
  */
 export function installScopeGuard(app: FastifyInstance, table: PermissionTable | undefined) {
+  // The verifier hands back the same claims object for every request with the same token, so the
+  // expansion (a set and a sort) is done once per token rather than once per request.
+  const expanded = new WeakMap<object, string[]>()
+  const permissionsOf = (claims: { roles: string[]; permissions?: string[] }) => {
+    let p = expanded.get(claims)
+    if (!p) {
+      p = expandPermissions(claims.roles, claims.permissions, table)
+      expanded.set(claims, p)
+    }
+    return p
+  }
   app.addHook('onRequest', (request, _reply, done) => {
     const claims = request.gw.claims!
     const kind = request.gw.kind!
@@ -37,7 +48,7 @@ export function installScopeGuard(app: FastifyInstance, table: PermissionTable |
       user_id: claims.user_id,
       kind,
       roles: claims.roles,
-      permissions: expandPermissions(claims.roles, claims.permissions, table),
+      permissions: permissionsOf(claims),
       tenant_id: r.tenant_id,
       workspace_id: r.workspace_id,
       session_id: claims.session_id,

@@ -30,12 +30,15 @@ export const SERVICE_TABLE: ReadonlyArray<readonly [prefix: string, service: str
   ['/api/voice', 'realtime-voice'],
 ]
 
-const SORTED = [...SERVICE_TABLE].sort((a, b) => b[0].length - a[0].length)
+// Longest first, each with its `prefix/` form made once (this runs on every request).
+const SORTED = [...SERVICE_TABLE]
+  .sort((a, b) => b[0].length - a[0].length)
+  .map(([prefix, service]) => ({ prefix, under: `${prefix}/`, service }))
 
 /** The service owning a path (query string excluded), or undefined when no prefix matches. */
 export function serviceFor(path: string): string | undefined {
-  for (const [prefix, service] of SORTED) {
-    if (path === prefix || path.startsWith(`${prefix}/`)) return service
+  for (const { prefix, under, service } of SORTED) {
+    if (path === prefix || path.startsWith(under)) return service
   }
   return undefined
 }
