@@ -101,37 +101,13 @@ t.test('legacy claim shapes verify', async (t) => {
 t.test('createTokenVerifier remembers accepted tokens until they expire, never refused ones', async (t) => {
   const keys = buildKeyring('verifier-secret-0123456789abcdef')
   const verify = createTokenVerifier(keys, { expectedUse: 'access', clockToleranceSeconds: 0 })
-  const { token } = await issueToken(
-    keys,
-    {
-      user_id: 'u1',
-      token_version: 1,
-      session_id: 's1',
-      session_token_version: 1,
-      roles: ['agent'],
-      tenant_id: 'acme',
-      workspace_id: 'support',
-    },
-    { ttlSeconds: 60, tokenUse: 'access' },
-  )
+  const { token } = await issueToken(keys, input(), { ttlSeconds: 60, tokenUse: 'access' })
   const first = await verify(token)
   t.equal(await verify(token), first, 'second call answered from the cache')
   const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`
   await t.rejects(verify(tampered), 'a changed token is verified, and refused')
   await t.rejects(verify(tampered), 'refusals are not cached as acceptances')
-  const short = await issueToken(
-    keys,
-    {
-      user_id: 'u1',
-      token_version: 1,
-      session_id: 's1',
-      session_token_version: 1,
-      roles: ['agent'],
-      tenant_id: 'acme',
-      workspace_id: 'support',
-    },
-    { ttlSeconds: 1, tokenUse: 'access' },
-  )
+  const short = await issueToken(keys, input(), { ttlSeconds: 1, tokenUse: 'access' })
   await verify(short.token)
   await new Promise((r) => setTimeout(r, 2100))
   await t.rejects(verify(short.token), 'an expired token is refused even after it was cached')
