@@ -173,18 +173,18 @@ export function eventBusContract(t: Test, factory: BusFactory): void {
     const { bus } = await open(t)
     let broken = true
     const applied: Delivery[] = []
-    await bus.consume({ durable: 'c_fixme', stream: 'ORDERS', maxDeliver: 2, backoffMs: [10] }, async (d) => {
+    await bus.consume({ durable: 'c_repaired', stream: 'ORDERS', maxDeliver: 2, backoffMs: [10] }, async (d) => {
       if (broken) throw new Error('bug')
       applied.push(d)
     })
     const e = testEnvelope({ fix: 1 })
     await bus.publish('orders.order.placed', e, { headers: { 'X-Trace': 'abc' } })
-    await waitFor(async () => (await bus.deadLetters({ consumer: 'c_fixme' })).length === 1, 'a dead letter')
+    await waitFor(async () => (await bus.deadLetters({ consumer: 'c_repaired' })).length === 1, 'a dead letter')
     const [dl] = await bus.deadLetters()
     t.same(dl!.headers, { 'X-Trace': 'abc' }, 'custom headers travel with the dead letter')
     broken = false
     const progress: [number, number][] = []
-    const n = await bus.replayDeadLetters({ consumer: 'c_fixme', onProgress: (d, total) => progress.push([d, total]) })
+    const n = await bus.replayDeadLetters({ consumer: 'c_repaired', onProgress: (d, total) => progress.push([d, total]) })
     t.equal(n, 1)
     t.same(progress, [[1, 1]])
     await waitFor(() => applied.length === 1, 'the replayed event applied')
