@@ -184,7 +184,10 @@ export function eventBusContract(t: Test, factory: BusFactory): void {
     t.same(dl!.headers, { 'X-Trace': 'abc' }, 'custom headers travel with the dead letter')
     broken = false
     const progress: [number, number][] = []
-    const n = await bus.replayDeadLetters({ consumer: 'c_repaired', onProgress: (d, total) => progress.push([d, total]) })
+    const n = await bus.replayDeadLetters({
+      consumer: 'c_repaired',
+      onProgress: (d, total) => progress.push([d, total]),
+    })
     t.equal(n, 1)
     t.same(progress, [[1, 1]])
     await waitFor(() => applied.length === 1, 'the replayed event applied')
