@@ -5,10 +5,10 @@ import { Nullable } from '../common.ts'
 export const AuditRecordData = Type.Object({
   actor_user_id: Type.String(),
   principal_kind: Type.String(),
-  action: Type.String(),
+  action: Type.String({ description: '<resource>.<verb>, e.g. tickets.assign' }),
   resource_type: Type.String(),
   resource_id: Type.String(),
-  route: Type.String(),
+  route: Type.String({ description: 'route template, e.g. /api/tickets/:id/assign' }),
   method: Type.String(),
   status_code: Type.Integer(),
   success: Type.Boolean(),

@@ -1,28 +1,16 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { Nullable, Paginated, Timestamp } from '@switchboard/contracts'
+import { AuditRecordData, Nullable, Paginated, Timestamp } from '@switchboard/contracts'
 
-export const AuditLog = Type.Object({
-  id: Type.String(),
-  created_at: Timestamp,
-  actor_user_id: Type.String(),
-  principal_kind: Type.String(),
-  action: Type.String({ description: '<resource>.<verb>, e.g. tickets.assign' }),
-  resource_type: Type.String(),
-  resource_id: Type.String(),
-  route: Type.String({ description: 'route template, e.g. /api/tickets/:id/assign' }),
-  method: Type.String(),
-  status_code: Type.Integer(),
-  success: Type.Boolean(),
-  request_id: Type.String(),
-  client_ip: Type.String(),
-  user_agent: Type.String(),
-  tenant_id: Type.String(),
-  workspace_id: Type.String(),
-  request_json: Nullable(Type.Unknown()),
-  before_json: Nullable(Type.Unknown()),
-  after_json: Nullable(Type.Unknown()),
-  event_id: Type.String({ description: 'id of the event that carried the record' }),
-})
+/** A stored record: what the writing service reported (`AuditRecordData`), plus where and when it was stored. */
+export const AuditLog = Type.Composite([
+  Type.Object({ id: Type.String(), created_at: Timestamp }),
+  AuditRecordData,
+  Type.Object({
+    tenant_id: Type.String(),
+    workspace_id: Type.String(),
+    event_id: Type.String({ description: 'id of the event that carried the record' }),
+  }),
+])
 export type AuditLog = Static<typeof AuditLog>
 
 const Filter = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 200, description }))
