@@ -1,5 +1,6 @@
-// Helpers of the identity e2e files: error-body checks, waiting for a revocation to reach the gateway, and
-// JWTs built by hand (node:crypto), so a test can forge exactly the header, claims and signature it needs.
+// Helpers of the identity e2e files: error-body checks (a foreign record answered as a missing one), waiting for
+// a revocation to reach the gateway, and JWTs built by hand (node:crypto), so a test can forge exactly the
+// header, claims and signature it needs.
 import { createHmac, randomUUID } from 'node:crypto'
 import type { Test } from 'tap'
 import type { Reply } from './http.ts'
@@ -26,6 +27,24 @@ export const sameAs = (r: Reply) => ({
   code: r.body?.code,
   message: r.body?.message,
 })
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
+
+/** 404 for another tenant's record, with the same body as for a record that does not exist. */
+export async function likeMissing(
+  t: Test,
+  label: string,
+  foreign: () => Promise<Reply>,
+  missing: () => Promise<Reply>,
+) {
+  const f = await foreign()
+  const m = await missing()
+  t.equal(f.status, 404, `${label}: 404 (got ${f.status} ${f.text.slice(0, 160)})`)
+  t.same(Object.keys(f.body ?? {}).sort(), ERROR_KEYS, `${label}: error body`)
+  // A message may echo the requested id (`audit record <id> not found`); the template must be the same.
+  const shape = (r: Reply) => ({ ...sameAs(r), message: String(r.body?.message).replace(UUID, '<id>') })
+  t.same(shape(f), shape(m), `${label}: same status, error, code and message as a missing id`)
+}
 
 /**
  * Revocations reach the gateway as identity's events (in the fleet over NATS between processes), so a request
