@@ -26,6 +26,7 @@ import { securityBaseline } from './security-baseline.ts'
 import { subscribeTokenState } from './token-state/events.ts'
 import { createIdentityClient } from './token-state/identity-client.ts'
 import { createTokenState } from './token-state/token-state.ts'
+import { createWebsocketProxy } from './websocket/proxy.ts'
 
 export interface GatewayDeps {
   logger: Logger
@@ -77,20 +78,31 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
     ...upstreamReady(config, http),
   })
 
-  // Registration order is the policy order: request id (in createGatewayApp) → CORS → rate limit → body size
-  // → per-class contexts (routing → authentication → principal kind → scope → permission) → proxy.
+  // Registration order is the policy order: request id (in createGatewayApp) → upgrade marking → CORS →
+  // rate limit → body size → per-class contexts (routing → authentication → principal kind → scope → permission) → proxy.
   installRequestContext(app)
+  const authDeps = {
+    keys: buildKeyring(config.jwt.secret, config.jwt.previous_secrets),
+    maxTokenBytes: config.jwt.max_token_bytes,
+    tokenState,
+    metrics,
+  }
+  const websocket = createWebsocketProxy({
+    config,
+    auth: authDeps,
+    tokenState,
+    permissionTable: config.permission_table,
+    pick,
+    metrics,
+    logger,
+  })
+  await app.register(websocket.upgrades) // before any policy: an upgrade refused anywhere still gets closed
   await app.register(corsPlugin, { origins: config.cors_origins })
   await app.register(rateLimitPlugin, { config: config.rate_limits, cache, metrics })
   await app.register(bodyLimitPlugin, { limit: config.body_limit_bytes })
   await app.register(proxyPlugin, { config, metrics })
   await app.register(proxiedRoutes, {
-    auth: {
-      keys: buildKeyring(config.jwt.secret, config.jwt.previous_secrets),
-      maxTokenBytes: config.jwt.max_token_bytes,
-      tokenState,
-      metrics,
-    },
+    auth: authDeps,
     bus,
     metrics,
     permissionTable: config.permission_table,
@@ -98,8 +110,7 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
   })
   await app.register(opsRoutes, { config, tokenState, bus, metrics }) // dead letters for `switchboard dlq --gateway`
   await app.register(docsRoutes, { upstreams: config.upstreams, dispatcher: http }) // /openapi.json, /docs
-  // Seam: the WebSocket proxy for /api/v1/ws (route class "optional") registers here, in its own context,
-  // with @fastify/websocket; until then /api/v1/ws falls under /api/v1/* (staff) and reaches realtime-voice.
+  await app.register(websocket.routes) // GET /api/v1/ws (class "optional")
 
   let subscription: Subscription | undefined
   app.addHook('onReady', async () => {

@@ -46,6 +46,19 @@ export const GatewayConfig = Type.Object({
     /** the denylist is re-read from Redis this often, so a replica that missed events converges */
     denied_resync_ms: Type.Integer({ minimum: 100, default: 30_000 }),
   }),
+  /** the WebSocket proxy of /api/v1/ws (the spec leaves its limits open; these are the fleet's choices) */
+  websocket: Type.Object({
+    /** a bigger frame closes the connection with 1009 */
+    max_message_bytes: Type.Integer({ minimum: 1, default: 65_536 }),
+    /** the upstream must complete its handshake within this, else the client gets 504 */
+    handshake_timeout_ms: Type.Integer({ minimum: 1, default: 5_000 }),
+    /** both sides are pinged this often; a side that missed the previous pong is dropped */
+    ping_interval_ms: Type.Integer({ minimum: 100, default: 30_000 }),
+    /** open connections per gateway replica; beyond it the upgrade gets 503 */
+    max_connections: Type.Integer({ minimum: 1, default: 10_000 }),
+    /** bytes queued towards a slow side before the other side stops being read (backpressure) */
+    max_buffered_bytes: Type.Integer({ minimum: 1024, default: 1_048_576 }),
+  }),
   /** only read by the security baseline: a provider enabled without a key is a finding */
   providers: Type.Array(Provider, { default: [] }),
 })
@@ -139,6 +152,13 @@ export function loadConfig(env: Env): GatewayConfig {
     token_state: {
       local_ttl_ms: env.TOKEN_STATE_LOCAL_TTL_MS,
       fetch_timeout_ms: env.TOKEN_STATE_FETCH_TIMEOUT_MS,
+    },
+    websocket: {
+      max_message_bytes: env.WS_MAX_MESSAGE_BYTES,
+      handshake_timeout_ms: env.WS_HANDSHAKE_TIMEOUT_MS,
+      ping_interval_ms: env.WS_PING_INTERVAL_MS,
+      max_connections: env.WS_MAX_CONNECTIONS,
+      max_buffered_bytes: env.WS_MAX_BUFFERED_BYTES,
     },
     providers: providersFromEnv(env),
   }

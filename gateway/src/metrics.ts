@@ -1,5 +1,5 @@
 import { createMetrics } from '@switchboard/platform'
-import { Counter } from 'prom-client'
+import { Counter, Gauge } from 'prom-client'
 
 /** The platform's per-instance registry plus what only the gateway measures. */
 export function createGatewayMetrics() {
@@ -29,6 +29,17 @@ export function createGatewayMetrics() {
       name: 'gateway_upstream_errors_total',
       help: 'Proxy failures by service and kind (unavailable, timeout, not_configured)',
       labelNames: ['service', 'kind'] as const,
+      registers,
+    }),
+    websocketConnections: new Gauge({
+      name: 'gateway_websocket_connections',
+      help: 'Open WebSocket connections relayed by this replica',
+      registers,
+    }),
+    websocketMessages: new Counter({
+      name: 'gateway_websocket_messages_total',
+      help: 'WebSocket messages relayed, by direction (to_upstream, to_client)',
+      labelNames: ['direction'] as const,
       registers,
     }),
     auditPublishFailures: new Counter({

@@ -19,7 +19,10 @@ export interface AuthDeps {
   metrics: GatewayMetrics
 }
 
-function bearer(request: FastifyRequest): string {
+/** Where a request carries its access token; '' when it carries none. */
+export type TokenSource = (request: FastifyRequest) => string
+
+export function bearer(request: FastifyRequest): string {
   const h = request.headers.authorization
   if (typeof h !== 'string') return ''
   const m = /^Bearer +(\S+)\s*$/i.exec(h)
@@ -35,15 +38,23 @@ function tokenInQuery(request: FastifyRequest): boolean {
 /**
  * Authentication then the principal-kind check, as the first policies of a protected context:
  * a verified access token (packages/auth), accepted by the token-state rules, of a kind this class admits.
+ * Class `optional` (the public WebSocket) lets a request without any token through as anonymous
+ * (no claims, no principal); a token that is present is held to every rule.
  */
-export function installAuthentication(app: FastifyInstance, cls: RouteClass, deps: AuthDeps) {
+export function installAuthentication(
+  app: FastifyInstance,
+  cls: RouteClass,
+  deps: AuthDeps,
+  tokenOf: TokenSource = bearer,
+) {
   const verify = createTokenVerifier(deps.keys, { expectedUse: 'access', maxTokenBytes: deps.maxTokenBytes })
   app.addHook('onRequest', async (request) => {
     if (tokenInQuery(request)) {
       deps.metrics.tokenRefusals.inc({ code: 'TOKEN_IN_QUERY' })
       throw new GatewayErrors.TokenInQuery()
     }
-    const token = bearer(request)
+    const token = tokenOf(request)
+    if (token === '' && cls === 'optional') return
     try {
       const claims = await verify(token)
       const kind = principalKind(claims)
@@ -63,7 +74,8 @@ export function installAuthentication(app: FastifyInstance, cls: RouteClass, dep
     }
   })
   app.addHook('onRequest', (request, _reply, done) => {
-    const kind = request.gw.kind!
+    const kind = request.gw.kind
+    if (kind === undefined) return done() // anonymous, only reachable in class `optional`
     done(kindAllowed(cls, kind) ? undefined : new GatewayErrors.PrincipalKindForbidden(kind))
   })
 }

@@ -41,10 +41,12 @@ const BUFFER_MAX_BYTES = 256 * 1024
 declare module 'fastify' {
   interface FastifyInstance {
     proxyTo(request: FastifyRequest, reply: FastifyReply, base: string): Promise<void>
+    /** What travels upstream with a request: the client's end-to-end headers, request id, forwarding, principal. */
+    upstreamHeaders(request: FastifyRequest): Promise<Headers>
   }
 }
 
-type Headers = Record<string, string | string[] | undefined>
+export type Headers = Record<string, string | string[] | undefined>
 
 function isTimeout(error: { code?: string; cause?: unknown }): boolean {
   const cause = error.cause as { code?: string } | undefined
@@ -116,8 +118,7 @@ export const proxyPlugin = fp(
       return token
     }
 
-    app.decorate('proxyTo', async function proxyTo(request: FastifyRequest, reply: FastifyReply, base: string) {
-      const service = request.gw.service ?? 'unknown'
+    async function upstreamHeaders(request: FastifyRequest): Promise<Headers> {
       const principal = request.gw.principal
       const internal = principal ? await internalToken(principal, request.gw.claims!.exp) : undefined
       const headers = forwardedHeaders(request)
@@ -125,6 +126,13 @@ export const proxyPlugin = fp(
       headers['x-forwarded-for'] = request.ip
       headers['x-forwarded-proto'] = request.protocol
       if (internal) headers[PRINCIPAL_HEADER] = internal
+      return headers
+    }
+    app.decorate('upstreamHeaders', upstreamHeaders)
+
+    app.decorate('proxyTo', async function proxyTo(request: FastifyRequest, reply: FastifyReply, base: string) {
+      const service = request.gw.service ?? 'unknown'
+      const headers = await upstreamHeaders(request)
       const body = request.body as Buffer | undefined
       const hasBody = body !== undefined && request.method !== 'GET' && request.method !== 'HEAD'
       if (hasBody) headers['content-type'] ??= 'application/octet-stream'

@@ -5,9 +5,10 @@ import type { FastifyRequest } from 'fastify'
  * The route patterns of each policy context. Fastify's router prefers the longest static prefix, so
  * `/api/v1/auth/login` (anonymous) beats `/api/v1/auth/*` (authenticated) beats `/api/v1/*` (staff) beats
  * `/api/*` (management). Must agree with routeClass() of packages/auth (checked by a test).
- * `/api/v1/ws` (WebSocket, class "optional") is not routed yet: see the seam in build.ts.
+ * `/api/v1/ws` (class "optional") is the WebSocket upgrade: its context is websocket/proxy.ts.
  */
-export const CLASS_PATTERNS: Record<Exclude<RouteClass, 'optional'>, readonly string[]> = {
+export const CLASS_PATTERNS: Record<RouteClass, readonly string[]> = {
+  optional: ['/api/v1/ws'],
   anonymous: ['/public/*', '/uploads/*', '/api/v1/auth/login', '/api/v1/auth/register', '/api/v1/auth/refresh'],
   authenticated: ['/api/v1/auth/*'],
   staff: ['/api/v1/*'],

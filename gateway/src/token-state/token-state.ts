@@ -41,6 +41,11 @@ export function createTokenState(deps: TokenStateDeps) {
   let resync: NodeJS.Timeout | undefined
 
   const holdMs = config.denied_resync_ms * 2
+  /** told the user id after each change applied from identity (open WebSockets re-check their token) */
+  const listeners = new Set<(userId: string) => void>()
+  const changed = (userId: string) => {
+    for (const listener of listeners) listener(userId)
+  }
 
   async function writeShared(fn: () => Promise<unknown>) {
     await fn().catch((err: unknown) => logger.warn({ err }, 'token state: shared cache write failed'))
@@ -135,6 +140,7 @@ export function createTokenState(deps: TokenStateDeps) {
     const exp = Date.parse(d.expires_at)
     if (!Number.isFinite(exp)) return
     local.deny(d.jti, exp)
+    changed(d.user_id)
     await writeShared(() => shared.deny(d.jti, exp))
   }
 
@@ -180,13 +186,20 @@ export function createTokenState(deps: TokenStateDeps) {
 
     async applyUser(s: UserTokenState) {
       local.putUser(s.user_id, s)
+      changed(s.user_id)
       await writeShared(() => shared.putUser(s))
     },
     async applySession(s: SessionTokenState) {
       local.putSession(s.session_id, s)
+      changed(s.user_id)
       await writeShared(() => shared.putSession(s))
     },
     applyDenied,
+    /** Calls `listener(user_id)` after every change applied from identity's events; returns the unsubscribe. */
+    onChange(listener: (userId: string) => void): () => void {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
   }
 }
 export type TokenState = ReturnType<typeof createTokenState>

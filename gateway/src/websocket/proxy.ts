@@ -1,0 +1,204 @@
+import type { IncomingMessage } from 'node:http'
+import websocket from '@fastify/websocket'
+import type { PermissionTable } from '@switchboard/auth'
+import type { Logger } from '@switchboard/platform'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import type WebSocket from 'ws'
+import type { GatewayConfig } from '../config.ts'
+import { GatewayErrors } from '../errors.ts'
+import type { GatewayMetrics } from '../metrics.ts'
+import { type AuthDeps, bearer, installAuthentication } from '../plugins/authenticate.ts'
+import { installRouting } from '../plugins/routes.ts'
+import { installScopeGuard } from '../plugins/scope-guard.ts'
+import { CLASS_PATTERNS } from '../routing/route-classes.ts'
+import type { TokenState } from '../token-state/token-state.ts'
+import { CLOSE, createLiveSockets, type LiveSocket } from './live-sockets.ts'
+import { openUpstreamSocket, UpstreamRefusal, upstreamWsUrl } from './upstream.ts'
+
+/**
+ * A browser cannot set headers on a WebSocket, so it may offer its access token as a sub-protocol
+ * `bearer.<token>` next to the real one (`new WebSocket(url, ['switchboard.v1', 'bearer.' + token])`).
+ * The query string stays closed to tokens (they end up in access logs).
+ */
+export const BEARER_PROTOCOL = 'bearer.'
+
+function offeredProtocols(request: FastifyRequest): string[] {
+  const h = request.headers['sec-websocket-protocol']
+  if (typeof h !== 'string') return []
+  return h
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
+}
+
+/** The Authorization header, else a `bearer.` sub-protocol, else '' (anonymous). */
+export function websocketToken(request: FastifyRequest): string {
+  const fromHeader = bearer(request)
+  if (fromHeader !== '') return fromHeader
+  const entry = offeredProtocols(request).find((p) => p.startsWith(BEARER_PROTOCOL))
+  return entry === undefined ? '' : entry.slice(BEARER_PROTOCOL.length) || 'malformed'
+}
+
+/** ws accepts these close codes in a close frame (RFC 6455 §7.4); 1005/1006 only describe what happened. */
+function sendable(code: number): boolean {
+  return (
+    (code >= 1000 && code <= 1014 && code !== 1004 && code !== 1005 && code !== 1006) || (code >= 3000 && code <= 4999)
+  )
+}
+
+export interface WebsocketProxyDeps {
+  config: GatewayConfig
+  auth: AuthDeps
+  tokenState: TokenState
+  permissionTable: PermissionTable | undefined
+  pick: (service: string) => string | undefined
+  metrics: GatewayMetrics
+  logger: Logger
+}
+
+/**
+ * `GET /api/v1/ws`: the same policies as any request (rate limit, optional authentication, scope), then
+ * the upstream's half is opened BEFORE the client's upgrade is accepted, then frames are relayed both
+ * ways with backpressure. Plain HTTP on the path gets 426.
+ *
+ * Two plugins sharing this replica's connections: `upgrades` must be registered before every policy and
+ * route (its hooks mark an upgrade request and close its socket after any HTTP answer — a refusal, or
+ * an upgrade aimed at an HTTP route), `routes` where the other proxied contexts are.
+ */
+export function createWebsocketProxy(deps: WebsocketProxyDeps) {
+  const { config, metrics } = deps
+  const limits = config.websocket
+  const live = createLiveSockets(deps.tokenState, deps.logger, limits.ping_interval_ms)
+  /** upstream halves opened for a handshake still in progress */
+  const opened = new WeakMap<IncomingMessage, WebSocket>()
+  let connecting = 0
+
+  const upgrades = fp(
+    async (app: FastifyInstance) => {
+      await app.register(websocket, {
+        options: {
+          maxPayload: limits.max_message_bytes,
+          perMessageDeflate: false,
+          clientTracking: false,
+          // The client gets the sub-protocol the upstream chose, never its bearer entry.
+          handleProtocols: (_offered, req) => opened.get(req)?.protocol || false,
+        },
+        preClose(done) {
+          live.closeAll('gateway shutting down')
+          done()
+        },
+      })
+    },
+    { name: 'gateway-websocket-upgrades' },
+  )
+
+  function relay(from: WebSocket, to: WebSocket, direction: 'to_upstream' | 'to_client') {
+    let paused = false
+    from.on('message', (data: Buffer, isBinary: boolean) => {
+      if (to.readyState !== to.OPEN) return
+      metrics.websocketMessages.inc({ direction })
+      to.send(data, { binary: isBinary }, () => {
+        if (paused && to.bufferedAmount < limits.max_buffered_bytes / 2) {
+          paused = false
+          from.resume()
+        }
+      })
+      if (!paused && to.bufferedAmount > limits.max_buffered_bytes) {
+        paused = true
+        from.pause()
+      }
+    })
+  }
+
+  function join(entry: LiveSocket, request: FastifyRequest) {
+    const { client, upstream } = entry
+    live.add(entry)
+    metrics.websocketConnections.set(live.size)
+    relay(client, upstream, 'to_upstream')
+    relay(upstream, client, 'to_client')
+    client.on('close', (code, reason) => {
+      if (upstream.readyState <= upstream.OPEN) upstream.close(sendable(code) ? code : CLOSE.goingAway, reason)
+    })
+    upstream.on('close', (code, reason) => {
+      if (client.readyState <= client.OPEN)
+        client.close(sendable(code) ? code : CLOSE.internal, sendable(code) ? reason : 'upstream connection lost')
+    })
+    client.on('error', (err) => request.log.debug({ err }, 'websocket: client error'))
+    upstream.on('error', (err) => request.log.warn({ err }, 'websocket: upstream error'))
+    let ended = 0
+    const gone = () => {
+      if (++ended < 2) return
+      live.delete(entry)
+      metrics.websocketConnections.set(live.size)
+    }
+    client.once('close', gone)
+    upstream.once('close', gone)
+    upstream.resume()
+  }
+
+  const routes = async (app: FastifyInstance) => {
+    await app.register(async (ctx) => {
+      installRouting(ctx, true)
+      installAuthentication(ctx, 'optional', deps.auth, websocketToken)
+      installScopeGuard(ctx, deps.permissionTable)
+      for (const url of CLASS_PATTERNS.optional) {
+        ctx.route({
+          method: 'GET',
+          url,
+          config: { routeClass: 'optional' },
+          // Opening the upstream half here lets its failures still be HTTP answers to the client.
+          preHandler: async (request, reply) => {
+            if (!request.ws) return
+            const service = request.gw.service!
+            if (live.size + connecting >= limits.max_connections) throw new GatewayErrors.WebsocketCapacity()
+            const base = deps.pick(service)
+            if (!base) {
+              metrics.upstreamErrors.inc({ service, kind: 'not_configured' })
+              throw new GatewayErrors.UpstreamNotConfigured(service)
+            }
+            connecting++
+            try {
+              const upstream = await openUpstreamSocket({
+                url: upstreamWsUrl(base, request.url),
+                protocols: offeredProtocols(request).filter((p) => !p.startsWith(BEARER_PROTOCOL)),
+                headers: await app.upstreamHeaders(request),
+                handshakeTimeoutMs: limits.handshake_timeout_ms,
+                maxPayload: limits.max_message_bytes,
+                service,
+              })
+              opened.set(request.raw, upstream)
+              // A client that leaves during its own handshake must not leave the upstream half open.
+              request.raw.socket.once('close', () => {
+                if (opened.delete(request.raw)) upstream.terminate()
+              })
+            } catch (err) {
+              if (err instanceof UpstreamRefusal) {
+                return reply
+                  .code(err.status)
+                  .header('content-type', err.contentType ?? 'text/plain')
+                  .send(err.body)
+              }
+              const timeout = err instanceof GatewayErrors.UpstreamTimeout
+              metrics.upstreamErrors.inc({ service, kind: timeout ? 'timeout' : 'unavailable' })
+              request.log.warn({ err, service }, 'websocket: upstream handshake failed')
+              throw err
+            } finally {
+              connecting--
+            }
+          },
+          handler: async () => {
+            throw new GatewayErrors.UpgradeRequired()
+          },
+          wsHandler: (client: WebSocket, request: FastifyRequest) => {
+            const upstream = opened.get(request.raw)
+            opened.delete(request.raw)
+            if (!upstream) return client.close(CLOSE.internal, 'upstream not connected')
+            join({ client, upstream, claims: request.gw.claims, kind: request.gw.kind }, request)
+          },
+        })
+      }
+    })
+  }
+  return { upgrades, routes }
+}
