@@ -1,51 +1,10 @@
 import { connect as connectTcp } from 'node:net'
 import { IdentityEvents } from '@switchboard/contracts'
 import { newEnvelope } from '@switchboard/events'
+import { wsConnect as connect, type Opened, type Refused, startWsEcho } from '@switchboard/testing'
 import t, { type Test } from 'tap'
-import WebSocket from 'ws'
 import { accessToken, bearer, type Harness, harness, metricValue, seedUser } from './fixtures/gateway.ts'
-import { deadUrl } from './fixtures/upstream.ts'
-import { type Handshake, startWsUpstream } from './fixtures/ws-upstream.ts'
-
-interface Opened {
-  ws: WebSocket
-  /** the next message (text as a string, binary as a Buffer) */
-  next(): Promise<string | Buffer>
-  hello: Handshake
-  closed: Promise<{ code: number; reason: string }>
-}
-type Refused = { status: number; body: Record<string, unknown> }
-
-/** Connects through the gateway: either an open socket (after the upstream's hello) or the HTTP refusal. */
-function connect(base: string, path = '/api/v1/ws', opts: { headers?: object; protocols?: string[] } = {}) {
-  return new Promise<Opened | Refused>((resolve, reject) => {
-    const ws = new WebSocket(base.replace(/^http/, 'ws') + path, opts.protocols ?? [], { headers: { ...opts.headers } })
-    const queue: Array<string | Buffer> = []
-    const waiting: Array<(m: string | Buffer) => void> = []
-    const closed = new Promise<{ code: number; reason: string }>((r) =>
-      ws.once('close', (code, reason) => r({ code, reason: reason.toString() })),
-    )
-    ws.on('message', (data: Buffer, isBinary) => {
-      const m = isBinary ? data : data.toString()
-      const w = waiting.shift()
-      if (w) w(m)
-      else queue.push(m)
-    })
-    const next = () => new Promise<string | Buffer>((r) => (queue.length ? r(queue.shift()!) : waiting.push(r)))
-    ws.once('open', async () => {
-      const hello = JSON.parse(String(await next())).data as Handshake
-      resolve({ ws, next, hello, closed })
-    })
-    ws.once('unexpected-response', (_req, res) => {
-      let text = ''
-      res.on('data', (c: Buffer) => (text += c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : {} }))
-    })
-    ws.once('error', (err) => {
-      if (!/Unexpected server response/.test(err.message)) reject(err)
-    })
-  })
-}
+import { deadUrl, INTERNAL_SECRET } from './fixtures/upstream.ts'
 
 function opened(t: Test, r: Opened | Refused): Opened {
   if ('status' in r) throw new Error(`refused with ${r.status}: ${JSON.stringify(r.body)}`)
@@ -54,7 +13,7 @@ function opened(t: Test, r: Opened | Refused): Opened {
 }
 
 async function setup(t: Test, env: Record<string, string> = {}) {
-  const ws = await startWsUpstream()
+  const ws = await startWsEcho({ internalSecret: INTERNAL_SECRET })
   t.teardown(() => ws.close())
   const h = await harness(t, { env: { UPSTREAM_REALTIME_VOICE: ws.url, ...env } })
   const url = await h.app.listen({ port: 0, host: '127.0.0.1' })

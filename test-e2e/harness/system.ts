@@ -19,6 +19,8 @@ export interface Account {
 export interface System {
   mode: Mode
   url: string
+  /** every gateway replica (the fleet may run several; the embedded default has one, `url`) */
+  gatewayUrls: string[]
   tenant_id: string
   workspace_id: string
   admin: Account
@@ -35,6 +37,8 @@ export interface SystemOptions {
   /** extra environment for every unit (e.g. a low rate limit) */
   env?: NodeJS.ProcessEnv
   replicas?: number
+  /** gateway replicas in the fleet (default: `replicas`); the embedded default always has one */
+  gatewayReplicas?: number
 }
 
 const engines = engineUrls()
@@ -97,6 +101,7 @@ async function embedded(opts: SystemOptions): Promise<System> {
   return {
     mode: 'embedded',
     url: system.url,
+    gatewayUrls: [system.url],
     tenant_id: system.seeded!.tenant_id,
     workspace_id: system.seeded!.workspace_id,
     ...accounts(env),
@@ -124,6 +129,7 @@ async function fleet(opts: SystemOptions): Promise<System> {
   }
   const running = await startFleet({
     replicas: opts.replicas ?? 1,
+    ...(opts.gatewayReplicas ? { gatewayReplicas: opts.gatewayReplicas } : {}),
     port: 0,
     servicePort: 0,
     namespace,
@@ -137,6 +143,7 @@ async function fleet(opts: SystemOptions): Promise<System> {
   return {
     mode: 'fleet',
     url: running.gatewayUrls[0]!,
+    gatewayUrls: running.gatewayUrls,
     tenant_id: running.seeded!.tenant_id,
     workspace_id: running.seeded!.workspace_id,
     ...accounts(env),
