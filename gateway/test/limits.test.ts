@@ -129,5 +129,15 @@ t.test(
     const codes = []
     for (let i = 0; i < 3; i++) codes.push((await d.app.inject({ method: 'GET', url: '/public/kb/a' })).statusCode)
     t.same(codes, [200, 200, 200], 'limiter unavailable: not an outage of the API')
+
+    // A Redis that stops answering (paused, not disconnected) must not stall requests either.
+    const admin = redisCache()
+    t.teardown(() => admin.close())
+    await admin.redis!.call('CLIENT', 'PAUSE', '700', 'ALL')
+    const started = Date.now()
+    const stalled = await h.app.inject({ method: 'GET', url: '/public/kb/a', headers: { 'x-api-key': 'k2' } })
+    const ms = Date.now() - started
+    t.equal(stalled.statusCode, 200, 'limiter stalled: the request goes through')
+    t.ok(ms < 600, `answered after the limiter's 250 ms timeout, not when Redis woke up (${ms} ms)`)
   },
 )
