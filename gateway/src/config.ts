@@ -56,6 +56,8 @@ export const GatewayConfig = Type.Object({
     ping_interval_ms: Type.Integer({ minimum: 100, default: 30_000 }),
     /** open connections per gateway replica; beyond it the upgrade gets 503 */
     max_connections: Type.Integer({ minimum: 1, default: 10_000 }),
+    /** messages a client may send per second on one connection; more closes it with 1008 */
+    max_messages_per_second: Type.Integer({ minimum: 1, default: 50 }),
     /** bytes queued towards a slow side before the other side stops being read (backpressure) */
     max_buffered_bytes: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   }),
@@ -159,6 +161,7 @@ export function loadConfig(env: Env): GatewayConfig {
       ping_interval_ms: env.WS_PING_INTERVAL_MS,
       max_connections: env.WS_MAX_CONNECTIONS,
       max_buffered_bytes: env.WS_MAX_BUFFERED_BYTES,
+      max_messages_per_second: env.WS_MAX_MESSAGES_PER_SECOND,
     },
     providers: providersFromEnv(env),
   }

@@ -38,7 +38,7 @@ export function createGatewayMetrics() {
     }),
     websocketMessages: new Counter({
       name: 'gateway_websocket_messages_total',
-      help: 'WebSocket messages relayed, by direction (to_upstream, to_client)',
+      help: 'WebSocket messages by direction: to_upstream, to_client, dropped (over the per-connection rate)',
       labelNames: ['direction'] as const,
       registers,
     }),

@@ -103,8 +103,8 @@ t.test('upstream failures: 502, 504, 503', async (t) => {
   t.match(await connect(noneUrl), { status: 503, body: { code: 'UPSTREAM_NOT_CONFIGURED' } })
 })
 
-t.test('closing travels both ways with its code; size limit; upstream death', async (t) => {
-  const { ws: upstream, url } = await setup(t, { WS_MAX_MESSAGE_BYTES: '1024' })
+t.test('closing travels both ways with its code; size and rate limits; upstream death', async (t) => {
+  const { ws: upstream, url } = await setup(t, { WS_MAX_MESSAGE_BYTES: '1024', WS_MAX_MESSAGES_PER_SECOND: '10' })
   const a = opened(t, await connect(url))
   a.ws.send('close:4000')
   t.same(await a.closed, { code: 4000, reason: 'asked to' }, "the service's close code reaches the client")
@@ -126,6 +126,10 @@ t.test('closing travels both ways with its code; size limit; upstream death', as
   const d = opened(t, await connect(url))
   d.ws.send('die')
   t.same(await d.closed, { code: 1011, reason: 'upstream connection lost' }, 'an upstream that vanished → 1011')
+
+  const f = opened(t, await connect(url))
+  for (let i = 0; i < 12; i++) f.ws.send(`m${i}`)
+  t.same(await f.closed, { code: 1008, reason: 'message rate exceeded' }, 'over WS_MAX_MESSAGES_PER_SECOND → 1008')
 
   const e = opened(t, await connect(url))
   e.ws.send('burst:500')

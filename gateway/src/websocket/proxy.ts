@@ -93,10 +93,31 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
     { name: 'gateway-websocket-upgrades' },
   )
 
+  /** Per-connection message budget of a client: a one-second fixed window. */
+  function overRate(): () => boolean {
+    let windowStart = 0
+    let count = 0
+    return () => {
+      const now = Date.now()
+      if (now - windowStart >= 1000) {
+        windowStart = now
+        count = 0
+      }
+      return ++count > limits.max_messages_per_second
+    }
+  }
+
   function relay(from: WebSocket, to: WebSocket, direction: 'to_upstream' | 'to_client') {
     let paused = false
+    // Only what clients send is budgeted; the service is trusted to pace itself.
+    const flooding = direction === 'to_upstream' ? overRate() : () => false
     from.on('message', (data: Buffer, isBinary: boolean) => {
       if (to.readyState !== to.OPEN) return
+      if (flooding()) {
+        metrics.websocketMessages.inc({ direction: 'dropped' })
+        from.close(CLOSE.policy, 'message rate exceeded')
+        return
+      }
       metrics.websocketMessages.inc({ direction })
       to.send(data, { binary: isBinary }, () => {
         if (paused && to.bufferedAmount < limits.max_buffered_bytes / 2) {
