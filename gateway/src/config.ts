@@ -56,6 +56,8 @@ export const GatewayConfig = Type.Object({
     ping_interval_ms: Type.Integer({ minimum: 100, default: 30_000 }),
     /** open connections per gateway replica; beyond it the upgrade gets 503 */
     max_connections: Type.Integer({ minimum: 1, default: 10_000 }),
+    /** open connections per user (per address when anonymous) on this replica; beyond it 429 */
+    max_connections_per_client: Type.Integer({ minimum: 1, default: 50 }),
     /** messages a client may send per second on one connection; more closes it with 1008 */
     max_messages_per_second: Type.Integer({ minimum: 1, default: 50 }),
     /** bytes queued towards a slow side before the other side stops being read (backpressure) */
@@ -160,6 +162,7 @@ export function loadConfig(env: Env): GatewayConfig {
       handshake_timeout_ms: env.WS_HANDSHAKE_TIMEOUT_MS,
       ping_interval_ms: env.WS_PING_INTERVAL_MS,
       max_connections: env.WS_MAX_CONNECTIONS,
+      max_connections_per_client: env.WS_MAX_CONNECTIONS_PER_CLIENT,
       max_buffered_bytes: env.WS_MAX_BUFFERED_BYTES,
       max_messages_per_second: env.WS_MAX_MESSAGES_PER_SECOND,
     },

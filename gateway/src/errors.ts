@@ -10,6 +10,17 @@ export const GatewayErrors = {
   UpstreamTimeout: createError('UPSTREAM_TIMEOUT', 'service %s answered too slowly', 504),
   UpgradeRequired: createError('UPGRADE_REQUIRED', 'this path is a WebSocket: send an upgrade request', 426),
   WebsocketNotServed: createError('WEBSOCKET_NOT_SERVED', 'only /api/v1/ws accepts WebSocket upgrades', 400),
+  WebsocketClientCapacity: createError(
+    'WEBSOCKET_CLIENT_CAPACITY',
+    'too many open WebSocket connections for this client',
+    429,
+  ),
+  SubprotocolRequired: createError(
+    'SUBPROTOCOL_REQUIRED',
+    'offer a sub-protocol (e.g. switchboard.v1) next to the bearer entry',
+    400,
+  ),
+  ShuttingDown: createError('SHUTTING_DOWN', 'this gateway replica is shutting down, retry', 503),
   WebsocketCapacity: createError('WEBSOCKET_CAPACITY', 'too many open WebSocket connections, retry later', 503),
   BodyTooLarge: createError('BODY_TOO_LARGE', 'request body is too large', 413),
   RateLimited: createError('RATE_LIMITED', 'rate limit exceeded (%s), retry in %d s', 429),

@@ -78,11 +78,23 @@ t.test('refusals are HTTP answers before the upgrade', async (t) => {
   const other = await connect(url, '/api/tickets/x', { headers: bearer(await accessToken(seedUser(h))) })
   t.match(other, { status: 400, body: { code: 'WEBSOCKET_NOT_SERVED' } }, 'an upgrade aimed at an HTTP route')
 
-  // After any HTTP answer to an upgrade, the gateway closes the socket itself: refused upgrades can't pile up.
+  t.match(
+    await connect(url, '/api/v1/ws', { protocols: [`bearer.${await accessToken(seedUser(h))}`] }),
+    {
+      status: 400,
+      body: { code: 'SUBPROTOCOL_REQUIRED' },
+    },
+    'a bearer entry alone: nothing could be echoed but the token',
+  )
+  const head = await rawUpgrade(url, '/api/v1/ws', 'HEAD')
+  t.equal(head.status, 426, 'a HEAD is never upgraded')
+
+  // Only /api/v1/ws takes upgrades; after any HTTP answer to one, the gateway closes the socket itself.
   for (const [path, status] of [
     ['/api/tickets/x', 400],
-    ['/nowhere', 404],
-    ['/health', 200],
+    ['/nowhere', 400],
+    ['/health', 400],
+    ['/openapi.json', 400],
     ['/api/v1/ws?refuse=409', 409],
   ] as const) {
     t.match(await rawUpgrade(url, path), { status, closed: true }, `${path}: ${status}, then the socket is closed`)
@@ -123,6 +135,10 @@ t.test('closing travels both ways with its code; size and rate limits; upstream 
   c.ws.send('x'.repeat(2000))
   t.equal((await c.closed).code, 1009, 'a frame over WS_MAX_MESSAGE_BYTES closes with 1009')
 
+  const bare = opened(t, await connect(url))
+  bare.ws.send('close')
+  t.same(await bare.closed, { code: 1000, reason: '' }, 'a close frame without a code is a normal close')
+
   const d = opened(t, await connect(url))
   d.ws.send('die')
   t.same(await d.closed, { code: 1011, reason: 'upstream connection lost' }, 'an upstream that vanished → 1011')
@@ -162,6 +178,48 @@ t.test('shutdown tells clients to go elsewhere (1001); the path has its own rate
   t.equal((await a.closed).code, 1001)
 })
 
+t.test('races with the handshake: revocation, a client reset, shutdown; per-client cap', async (t) => {
+  const { h, ws: upstream, url } = await setup(t, { WS_MAX_CONNECTIONS_PER_CLIENT: '2' })
+  // Revoked while the upstream half was being opened: checked again as it joins.
+  const claims = seedUser(h)
+  const pending = connect(url, '/api/v1/ws?delay=300', { headers: bearer(await accessToken(claims)), greeting: false })
+  await new Promise((r) => setTimeout(r, 100))
+  await publishUserState(h, { user_id: claims.user_id, active: true, token_version: 2, seq: 9 })
+  const racing = opened(t, await pending)
+  t.same(await racing.closed, { code: 4401, reason: 'token version revoked' }, 'revoked during the handshake')
+
+  // The client resets its connection while the upstream half is still opening: no upstream socket is left.
+  const before = upstream.handshakes
+  const reset = connectTcp(Number(new URL(url).port), '127.0.0.1', () =>
+    reset.write(
+      'GET /api/v1/ws?delay=200 HTTP/1.1\r\nHost: gw\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+        'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+    ),
+  )
+  await new Promise((r) => setTimeout(r, 50))
+  reset.resetAndDestroy()
+  await waitFor(async () => upstream.handshakes > before)
+  await waitFor(async () => upstream.openCount() === 0)
+  t.pass('the upstream half of a client gone mid-handshake is closed')
+
+  const one = opened(t, await connect(url))
+  opened(t, await connect(url))
+  t.match(await connect(url), { status: 429, body: { code: 'WEBSOCKET_CLIENT_CAPACITY' } }, 'third from one client')
+  one.ws.close()
+  await waitFor(async () => (await metricValue(h.app, 'gateway_websocket_connections')) === 1)
+
+  // Shutdown while a handshake is in flight: the newcomer is refused, and close() does not hang.
+  const inFlight = connect(url, '/api/v1/ws?delay=300', { greeting: false })
+  await new Promise((r) => setTimeout(r, 100))
+  const started = Date.now()
+  await h.app.close()
+  t.ok(Date.now() - started < 2000, `close() finished in ${Date.now() - started} ms`)
+  const late = await inFlight
+  t.ok('status' in late ? late.status === 503 : (await late.closed).code === 1001, 'the in-flight client is sent away')
+  await waitFor(async () => upstream.openCount() === 0)
+  t.pass('and its upstream half is closed')
+})
+
 async function publishUserState(
   h: Harness,
   user: { user_id: string; active: boolean; token_version: number; seq: number },
@@ -179,12 +237,12 @@ async function publishUserState(
 }
 
 /** An upgrade request on a bare TCP socket: the status line, and whether the server closed within 1 s. */
-function rawUpgrade(base: string, path: string) {
+function rawUpgrade(base: string, path: string, method = 'GET') {
   const { port } = new URL(base)
   return new Promise<{ status: number; closed: boolean }>((resolve) => {
     const socket = connectTcp(Number(port), '127.0.0.1', () =>
       socket.write(
-        `GET ${path} HTTP/1.1\r\nHost: gw\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+        `${method} ${path} HTTP/1.1\r\nHost: gw\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
           'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
       ),
     )

@@ -42,7 +42,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     proxyTo(request: FastifyRequest, reply: FastifyReply, base: string): Promise<void>
     /** What travels upstream with a request: the client's end-to-end headers, request id, forwarding, principal. */
-    upstreamHeaders(request: FastifyRequest): Promise<Headers>
+    upstreamHeaders(request: FastifyRequest): Headers | Promise<Headers>
   }
 }
 
@@ -106,33 +106,43 @@ export const proxyPlugin = fp(
       return u
     }
 
-    // Signing per request would dominate the hot path; one token per access token and scope is reused.
+    // Signing per request would dominate the hot path; one token per access token and scope is reused
+    // (returned synchronously when cached: no promise on the common path).
     const minted = new LRUCache<string, { token: string; until: number }>({ max: 10_000 })
-    async function internalToken(p: Principal, tokenExp: number): Promise<string> {
+    function internalToken(p: Principal, tokenExp: number): string | Promise<string> {
       const key = `${p.jti}|${p.tenant_id}|${p.workspace_id}`
       const hit = minted.get(key)
       if (hit && hit.until > Date.now()) return hit.token
-      const token = await signInternalPrincipal(config.internal_secret, p, INTERNAL_TTL_S)
-      const until = Math.min(Date.now() + INTERNAL_TTL_S * 1000 - INTERNAL_MARGIN_MS, tokenExp * 1000)
-      minted.set(key, { token, until })
-      return token
+      return signInternalPrincipal(config.internal_secret, p, INTERNAL_TTL_S).then((token) => {
+        const until = Math.min(Date.now() + INTERNAL_TTL_S * 1000 - INTERNAL_MARGIN_MS, tokenExp * 1000)
+        minted.set(key, { token, until })
+        return token
+      })
     }
 
-    async function upstreamHeaders(request: FastifyRequest): Promise<Headers> {
-      const principal = request.gw.principal
-      const internal = principal ? await internalToken(principal, request.gw.claims!.exp) : undefined
+    function withPrincipal(headers: Headers, internal: string | undefined): Headers {
+      if (internal) headers[PRINCIPAL_HEADER] = internal
+      return headers
+    }
+
+    function upstreamHeaders(request: FastifyRequest): Headers | Promise<Headers> {
       const headers = forwardedHeaders(request)
       headers[REQUEST_ID_HEADER] = String(request.id)
       headers['x-forwarded-for'] = request.ip
       headers['x-forwarded-proto'] = request.protocol
-      if (internal) headers[PRINCIPAL_HEADER] = internal
-      return headers
+      const principal = request.gw.principal
+      if (!principal) return headers
+      const internal = internalToken(principal, request.gw.claims!.exp)
+      return typeof internal === 'string'
+        ? withPrincipal(headers, internal)
+        : internal.then((token) => withPrincipal(headers, token))
     }
     app.decorate('upstreamHeaders', upstreamHeaders)
 
     app.decorate('proxyTo', async function proxyTo(request: FastifyRequest, reply: FastifyReply, base: string) {
       const service = request.gw.service ?? 'unknown'
-      const headers = await upstreamHeaders(request)
+      const pending = upstreamHeaders(request)
+      const headers = pending instanceof Promise ? await pending : pending
       const body = request.body as Buffer | undefined
       const hasBody = body !== undefined && request.method !== 'GET' && request.method !== 'HEAD'
       if (hasBody) headers['content-type'] ??= 'application/octet-stream'

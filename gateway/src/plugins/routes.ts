@@ -20,13 +20,9 @@ export interface RoutesDeps {
   pick: (service: string) => string | undefined
 }
 
-/**
- * First policy of every proxied context: which service (404 if none), is the path unambiguous, and is a
- * WebSocket upgrade aimed at the one context that relays them (`upgrades`).
- */
-export function installRouting(app: FastifyInstance, upgrades = false) {
+/** First policy of every proxied context: which service (404 if none), and is the path unambiguous. */
+export function installRouting(app: FastifyInstance) {
   app.addHook('onRequest', (request, _reply, done) => {
-    if (request.ws && !upgrades) return done(new GatewayErrors.WebsocketNotServed())
     const q = request.url.indexOf('?')
     const path = q === -1 ? request.url : request.url.slice(0, q)
     if (!isCanonicalPath(path)) return done(new GatewayErrors.PathInvalid())

@@ -19,7 +19,11 @@ function query(request: FastifyRequest, name: string): string | undefined {
  * Request-scope guard (spec Authentication §6): the token's scope, narrowed by selectors only for unscoped
  * admin/service tokens. Builds the principal that travels upstream with that effective scope.
  */
-export function installScopeGuard(app: FastifyInstance, table: PermissionTable | undefined) {
+export function installScopeGuard(
+  app: FastifyInstance,
+  table: PermissionTable | undefined,
+  opts: { anonymous?: boolean } = {},
+) {
   // The verifier hands back the same claims object for every request with the same token, so the
   // expansion (a set and a sort) is done once per token rather than once per request.
   const expanded = new WeakMap<object, string[]>()
@@ -34,7 +38,8 @@ export function installScopeGuard(app: FastifyInstance, table: PermissionTable |
   app.addHook('onRequest', (request, _reply, done) => {
     const claims = request.gw.claims
     const kind = request.gw.kind
-    if (!claims || !kind) return done() // anonymous (class `optional`): no principal travels upstream
+    // Anonymous only where the context admits it (class `optional`): then no principal travels upstream.
+    if (!claims || !kind) return done(opts.anonymous ? undefined : new Error('scope guard reached without claims'))
     const r = resolveScope({
       kind,
       tokenTenant: claims.tenant_id,

@@ -13,7 +13,7 @@ import { installRouting } from '../plugins/routes.ts'
 import { installScopeGuard } from '../plugins/scope-guard.ts'
 import { CLASS_PATTERNS } from '../routing/route-classes.ts'
 import type { TokenState } from '../token-state/token-state.ts'
-import { CLOSE, createLiveSockets, type LiveSocket } from './live-sockets.ts'
+import { CLOSE, closeSide, createLiveSockets, type LiveSocket } from './live-sockets.ts'
 import { openUpstreamSocket, UpstreamRefusal, upstreamWsUrl } from './upstream.ts'
 
 /**
@@ -39,6 +39,9 @@ export function websocketToken(request: FastifyRequest): string {
   const entry = offeredProtocols(request).find((p) => p.startsWith(BEARER_PROTOCOL))
   return entry === undefined ? '' : entry.slice(BEARER_PROTOCOL.length) || 'malformed'
 }
+
+/** the code ws reports for a close frame that carried none */
+const NO_STATUS = 1005
 
 /** ws accepts these close codes in a close frame (RFC 6455 §7.4); 1005/1006 only describe what happened. */
 function sendable(code: number): boolean {
@@ -70,9 +73,11 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
   const { config, metrics } = deps
   const limits = config.websocket
   const live = createLiveSockets(deps.tokenState, deps.logger, limits.ping_interval_ms)
-  /** upstream halves opened for a handshake still in progress */
+  /** upstream halves opened for a handshake whose client half is not joined yet */
   const opened = new WeakMap<IncomingMessage, WebSocket>()
+  const unjoined = new Set<WebSocket>()
   let connecting = 0
+  let closing = false
 
   const upgrades = fp(
     async (app: FastifyInstance) => {
@@ -85,9 +90,17 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
           handleProtocols: (_offered, req) => opened.get(req)?.protocol || false,
         },
         preClose(done) {
+          closing = true
+          for (const upstream of unjoined) upstream.terminate()
+          unjoined.clear()
           live.closeAll('gateway shutting down')
           done()
         },
+      })
+      // Only the WebSocket route takes upgrades; any other route (proxied, the gateway's own, none) says 400.
+      app.addHook('onRequest', (request, _reply, done) => {
+        const ours = request.routeOptions.config?.routeClass === 'optional'
+        done(request.ws && !ours ? new GatewayErrors.WebsocketNotServed() : undefined)
       })
     },
     { name: 'gateway-websocket-upgrades' },
@@ -115,7 +128,7 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
       if (to.readyState !== to.OPEN) return
       if (flooding()) {
         metrics.websocketMessages.inc({ direction: 'dropped' })
-        from.close(CLOSE.policy, 'message rate exceeded')
+        closeSide(from, CLOSE.policy, 'message rate exceeded')
         return
       }
       metrics.websocketMessages.inc({ direction })
@@ -138,12 +151,15 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
     metrics.websocketConnections.set(live.size)
     relay(client, upstream, 'to_upstream')
     relay(upstream, client, 'to_client')
+    // 1005 (a close frame without a code) is a clean close; 1006 (no close frame) is a lost connection.
     client.on('close', (code, reason) => {
-      if (upstream.readyState <= upstream.OPEN) upstream.close(sendable(code) ? code : CLOSE.goingAway, reason)
+      if (code === NO_STATUS) closeSide(upstream, CLOSE.normal, '')
+      else closeSide(upstream, sendable(code) ? code : CLOSE.goingAway, reason.toString())
     })
     upstream.on('close', (code, reason) => {
-      if (client.readyState <= client.OPEN)
-        client.close(sendable(code) ? code : CLOSE.internal, sendable(code) ? reason : 'upstream connection lost')
+      if (code === NO_STATUS) closeSide(client, CLOSE.normal, '')
+      else if (sendable(code)) closeSide(client, code, reason.toString())
+      else closeSide(client, CLOSE.internal, 'upstream connection lost')
     })
     client.on('error', (err) => request.log.debug({ err }, 'websocket: client error'))
     upstream.on('error', (err) => request.log.warn({ err }, 'websocket: upstream error'))
@@ -160,9 +176,9 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
 
   const routes = async (app: FastifyInstance) => {
     await app.register(async (ctx) => {
-      installRouting(ctx, true)
+      installRouting(ctx)
       installAuthentication(ctx, 'optional', deps.auth, websocketToken)
-      installScopeGuard(ctx, deps.permissionTable)
+      installScopeGuard(ctx, deps.permissionTable, { anonymous: true })
       for (const url of CLASS_PATTERNS.optional) {
         ctx.route({
           method: 'GET',
@@ -170,29 +186,51 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
           config: { routeClass: 'optional' },
           // Opening the upstream half here lets its failures still be HTTP answers to the client.
           preHandler: async (request, reply) => {
-            if (!request.ws) return
-            const service = request.gw.service!
+            if (!request.ws || request.method !== 'GET') return // a HEAD can't be upgraded
+            if (closing) throw new GatewayErrors.ShuttingDown()
+            const offered = offeredProtocols(request)
+            const protocols = offered.filter((p) => !p.startsWith(BEARER_PROTOCOL))
+            // Nothing could be echoed back but the token itself, and a browser fails a handshake without one.
+            if (offered.length > 0 && protocols.length === 0) throw new GatewayErrors.SubprotocolRequired()
             if (live.size + connecting >= limits.max_connections) throw new GatewayErrors.WebsocketCapacity()
+            const clientKey = request.gw.claims?.user_id ?? request.ip
+            if (live.countOf(clientKey) >= limits.max_connections_per_client)
+              throw new GatewayErrors.WebsocketClientCapacity()
+            const service = request.gw.service!
             const base = deps.pick(service)
             if (!base) {
               metrics.upstreamErrors.inc({ service, kind: 'not_configured' })
               throw new GatewayErrors.UpstreamNotConfigured(service)
             }
+            // A client that leaves before its half is joined must not leave the upstream half open; the
+            // listener goes on before the upstream handshake starts, so an early reset is seen too.
+            const socket = request.raw.socket
+            const drop = () => {
+              const upstream = opened.get(request.raw)
+              if (!upstream) return
+              opened.delete(request.raw)
+              unjoined.delete(upstream)
+              upstream.terminate()
+            }
+            socket.once('close', drop)
             connecting++
             try {
+              const headers = await app.upstreamHeaders(request)
               const upstream = await openUpstreamSocket({
                 url: upstreamWsUrl(base, request.url),
-                protocols: offeredProtocols(request).filter((p) => !p.startsWith(BEARER_PROTOCOL)),
-                headers: await app.upstreamHeaders(request),
+                protocols,
+                headers,
                 handshakeTimeoutMs: limits.handshake_timeout_ms,
                 maxPayload: limits.max_message_bytes,
                 service,
               })
               opened.set(request.raw, upstream)
-              // A client that leaves during its own handshake must not leave the upstream half open.
-              request.raw.socket.once('close', () => {
-                if (opened.delete(request.raw)) upstream.terminate()
-              })
+              unjoined.add(upstream)
+              if (socket.destroyed) drop()
+              if (closing) {
+                drop()
+                throw new GatewayErrors.ShuttingDown()
+              }
             } catch (err) {
               if (err instanceof UpstreamRefusal) {
                 return reply
@@ -200,9 +238,11 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
                   .header('content-type', err.contentType ?? 'text/plain')
                   .send(err.body)
               }
-              const timeout = err instanceof GatewayErrors.UpstreamTimeout
-              metrics.upstreamErrors.inc({ service, kind: timeout ? 'timeout' : 'unavailable' })
-              request.log.warn({ err, service }, 'websocket: upstream handshake failed')
+              if (err instanceof GatewayErrors.UpstreamTimeout || err instanceof GatewayErrors.UpstreamUnavailable) {
+                const timeout = err instanceof GatewayErrors.UpstreamTimeout
+                metrics.upstreamErrors.inc({ service, kind: timeout ? 'timeout' : 'unavailable' })
+                request.log.warn({ err, service }, 'websocket: upstream handshake failed')
+              }
               throw err
             } finally {
               connecting--
@@ -214,8 +254,14 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
           wsHandler: (client: WebSocket, request: FastifyRequest) => {
             const upstream = opened.get(request.raw)
             opened.delete(request.raw)
-            if (!upstream) return client.close(CLOSE.internal, 'upstream not connected')
-            join({ client, upstream, claims: request.gw.claims, kind: request.gw.kind }, request)
+            if (!upstream) return closeSide(client, CLOSE.internal, 'upstream not connected')
+            unjoined.delete(upstream)
+            if (closing) {
+              upstream.terminate()
+              return closeSide(client, CLOSE.goingAway, 'gateway shutting down')
+            }
+            const clientKey = request.gw.claims?.user_id ?? request.ip
+            join({ client, upstream, clientKey, claims: request.gw.claims, kind: request.gw.kind }, request)
           },
         })
       }

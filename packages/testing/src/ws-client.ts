@@ -16,7 +16,15 @@ export type Refused = { status: number; body: Record<string, unknown> }
  * Connects a WebSocket client to `base + path` (http URL): either an open socket (resolved once the
  * echo service's hello arrived) or the HTTP refusal.
  */
-export function wsConnect(base: string, path = '/api/v1/ws', opts: { headers?: object; protocols?: string[] } = {}) {
+export function wsConnect(
+  base: string,
+  path = '/api/v1/ws',
+  opts: {
+    headers?: object
+    protocols?: string[] /** resolve at open, without waiting for the hello */
+    greeting?: boolean
+  } = {},
+) {
   return new Promise<Opened | Refused>((resolve, reject) => {
     const ws = new WebSocket(base.replace(/^http/, 'ws') + path, opts.protocols ?? [], { headers: { ...opts.headers } })
     const queue: Array<string | Buffer> = []
@@ -32,6 +40,7 @@ export function wsConnect(base: string, path = '/api/v1/ws', opts: { headers?: o
     })
     const next = () => new Promise<string | Buffer>((r) => (queue.length ? r(queue.shift()!) : waiting.push(r)))
     ws.once('open', async () => {
+      if (opts.greeting === false) return resolve({ ws, next, hello: {} as Handshake, closed })
       const hello = JSON.parse(String(await next())).data as Handshake
       resolve({ ws, next, hello, closed })
     })
