@@ -15,6 +15,7 @@ import { counter, fmt, type LoadResult, load, startHelloWorld } from './lib.ts'
 const which = new Set(process.argv.slice(2).filter((a) => !a.startsWith('-')))
 const all = which.size === 0 || which.has('all')
 const durationS = Number(process.env.BENCH_DURATION_S ?? 8)
+const WARM_UP_S = Number(process.env.BENCH_WARM_UP_S ?? 5)
 const engines = engineUrls()
 const namespace = uniqueId('bench')
 const internalSecret = randomBytes(32).toString('base64url')
@@ -94,10 +95,10 @@ try {
     const hello = await startHelloWorld(18_099)
     try {
       const bearer = { authorization: `Bearer ${admin.token}` }
-      // warm-up: JIT, pools, token-state cache
-      await load('warm', new URL(path, gatewayA).href, { durationS: 2, headers: bearer })
+      // warm-up to steady state (JIT, pools, token-state cache): the first rounds were consistently slower with 2 s
+      await load('warm', new URL(path, gatewayA).href, { durationS: WARM_UP_S, headers: bearer })
       await load('warm', new URL(path, ticketsUrl).href, {
-        durationS: 2,
+        durationS: WARM_UP_S,
         headers: { [PRINCIPAL_HEADER]: principalToken },
       })
       const hw = await load('bare fastify hello-world', hello.url, { durationS })
