@@ -13,7 +13,8 @@ import { installRouting } from '../plugins/routes.ts'
 import { installScopeGuard } from '../plugins/scope-guard.ts'
 import { CLASS_PATTERNS } from '../routing/route-classes.ts'
 import type { TokenState } from '../token-state/token-state.ts'
-import { CLOSE, closeSide, createLiveSockets, type LiveSocket } from './live-sockets.ts'
+import { CLOSE, closeSide, createLiveSockets } from './live-sockets.ts'
+import { createJoin } from './relay.ts'
 import { openUpstreamSocket, UpstreamRefusal, upstreamWsUrl } from './upstream.ts'
 
 /**
@@ -40,16 +41,6 @@ export function websocketToken(request: FastifyRequest): string {
   return entry === undefined ? '' : entry.slice(BEARER_PROTOCOL.length) || 'malformed'
 }
 
-/** the code ws reports for a close frame that carried none */
-const NO_STATUS = 1005
-
-/** ws accepts these close codes in a close frame (RFC 6455 §7.4); 1005/1006 only describe what happened. */
-function sendable(code: number): boolean {
-  return (
-    (code >= 1000 && code <= 1014 && code !== 1004 && code !== 1005 && code !== 1006) || (code >= 3000 && code <= 4999)
-  )
-}
-
 export interface WebsocketProxyDeps {
   config: GatewayConfig
   auth: AuthDeps
@@ -63,7 +54,9 @@ export interface WebsocketProxyDeps {
 /**
  * `GET /api/v1/ws`: the same policies as any request (rate limit, optional authentication, scope), then
  * the upstream's half is opened BEFORE the client's upgrade is accepted, then frames are relayed both
- * ways with backpressure. Plain HTTP on the path gets 426.
+ * ways with backpressure (relay.ts). Plain HTTP on the path gets 426. Not @fastify/http-proxy's WebSocket
+ * mode: it dials the upstream only after accepting the client (no 502/504 answer possible) and knows no
+ * token lifetime, while a socket here must end when its token would be refused.
  *
  * Two plugins sharing this replica's connections: `upgrades` must be registered before every policy and
  * route (its hooks mark an upgrade request and close its socket after any HTTP answer — a refusal, or
@@ -106,73 +99,7 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
     { name: 'gateway-websocket-upgrades' },
   )
 
-  /** Per-connection message budget of a client: a one-second fixed window. */
-  function overRate(): () => boolean {
-    let windowStart = 0
-    let count = 0
-    return () => {
-      const now = Date.now()
-      if (now - windowStart >= 1000) {
-        windowStart = now
-        count = 0
-      }
-      return ++count > limits.max_messages_per_second
-    }
-  }
-
-  function relay(from: WebSocket, to: WebSocket, direction: 'to_upstream' | 'to_client') {
-    let paused = false
-    // Only what clients send is budgeted; the service is trusted to pace itself.
-    const flooding = direction === 'to_upstream' ? overRate() : () => false
-    from.on('message', (data: Buffer, isBinary: boolean) => {
-      if (to.readyState !== to.OPEN) return
-      if (flooding()) {
-        metrics.websocketMessages.inc({ direction: 'dropped' })
-        closeSide(from, CLOSE.policy, 'message rate exceeded')
-        return
-      }
-      metrics.websocketMessages.inc({ direction })
-      to.send(data, { binary: isBinary }, () => {
-        if (paused && to.bufferedAmount < limits.max_buffered_bytes / 2) {
-          paused = false
-          from.resume()
-        }
-      })
-      if (!paused && to.bufferedAmount > limits.max_buffered_bytes) {
-        paused = true
-        from.pause()
-      }
-    })
-  }
-
-  function join(entry: LiveSocket, request: FastifyRequest) {
-    const { client, upstream } = entry
-    live.add(entry)
-    metrics.websocketConnections.set(live.size)
-    relay(client, upstream, 'to_upstream')
-    relay(upstream, client, 'to_client')
-    // 1005 (a close frame without a code) is a clean close; 1006 (no close frame) is a lost connection.
-    client.on('close', (code, reason) => {
-      if (code === NO_STATUS) closeSide(upstream, CLOSE.normal, '')
-      else closeSide(upstream, sendable(code) ? code : CLOSE.goingAway, reason.toString())
-    })
-    upstream.on('close', (code, reason) => {
-      if (code === NO_STATUS) closeSide(client, CLOSE.normal, '')
-      else if (sendable(code)) closeSide(client, code, reason.toString())
-      else closeSide(client, CLOSE.internal, 'upstream connection lost')
-    })
-    client.on('error', (err) => request.log.debug({ err }, 'websocket: client error'))
-    upstream.on('error', (err) => request.log.warn({ err }, 'websocket: upstream error'))
-    let ended = 0
-    const gone = () => {
-      if (++ended < 2) return
-      live.delete(entry)
-      metrics.websocketConnections.set(live.size)
-    }
-    client.once('close', gone)
-    upstream.once('close', gone)
-    upstream.resume()
-  }
+  const join = createJoin({ limits, metrics, live })
 
   const routes = async (app: FastifyInstance) => {
     await app.register(async (ctx) => {
