@@ -1,4 +1,4 @@
-// Benchmarks against the real fleet (PostgreSQL, Redis, NATS): `npm run bench [-- walking|login|revocation]`.
+// Benchmarks against the real fleet (PostgreSQL, Redis, NATS): `npm run bench [-- walking|login|revocation|websocket]`.
 // Every figure is a ratio or a percentile taken in ONE run, because this machine is noisy.
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -7,10 +7,11 @@ import { dropNamespace, startFleet } from '@switchboard/cli'
 import { PRINCIPAL_HEADER } from '@switchboard/contracts'
 import { DEFAULT_RATE_LIMITS } from '@switchboard/gateway'
 import { createRootLogger } from '@switchboard/platform'
-import { engineUrls, uniqueId } from '@switchboard/testing'
+import { engineUrls, startWsEcho, uniqueId } from '@switchboard/testing'
 import { client } from '../harness/http.ts'
 import { benchLogin, benchRevocation } from './identity.bench.ts'
 import { counter, fmt, type LoadResult, load, startHelloWorld } from './lib.ts'
+import { benchWebsocket } from './websocket.bench.ts'
 
 const which = new Set(process.argv.slice(2).filter((a) => !a.startsWith('-')))
 const all = which.size === 0 || which.has('all')
@@ -19,6 +20,8 @@ const WARM_UP_S = Number(process.env.BENCH_WARM_UP_S ?? 5)
 const engines = engineUrls()
 const namespace = uniqueId('bench')
 const internalSecret = randomBytes(32).toString('base64url')
+// The stand-in for realtime-voice (not built yet) that the gateway relays /api/v1/ws to.
+const echo = await startWsEcho({ internalSecret })
 // Rate limiting stays ON (its Redis round trip is part of the real path) with limits the load cannot reach.
 const limits = {
   ...DEFAULT_RATE_LIMITS,
@@ -38,6 +41,8 @@ const env: NodeJS.ProcessEnv = {
   AGENT_USERNAME: 'agent',
   AGENT_PASSWORD: `Agt-${randomBytes(9).toString('base64url')}`,
   RATE_LIMITS_JSON: JSON.stringify(limits),
+  UPSTREAM_REALTIME_VOICE: echo.url,
+  WS_MAX_MESSAGES_PER_SECOND: '100000',
   LOG_LEVEL: 'warn',
 }
 const logger = createRootLogger({ level: 'warn', destination: process.stderr })
@@ -161,8 +166,10 @@ try {
   }
   if (all || which.has('login')) results.login = await benchLogin(gatewayA, env, durationS)
   if (all || which.has('revocation')) results.revocation = await benchRevocation(gatewayA, gatewayB, admin.token, env)
+  if (all || which.has('websocket')) results.websocket = await benchWebsocket(gatewayA, echo.url, admin.token)
 } finally {
   await fleet.close()
+  await echo.close()
   await dropNamespace(namespace, engines).catch((err) => console.error('namespace cleanup failed', err))
 }
 const dir = new URL('./results/', import.meta.url).pathname
