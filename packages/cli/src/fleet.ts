@@ -10,6 +10,8 @@ import { SERVICES, type ServiceName, UNITS, type UnitName } from './units.ts'
 
 /** The repository root (this file is packages/cli/src/fleet.ts). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+/** Node arguments that make a spawned unit (given an 'ipc' stdio slot) stop when the runner is gone. */
+export const FOLLOW_PARENT = ['--import', new URL('./follow-parent.ts', import.meta.url).href]
 
 export interface FleetOptions {
   /** replicas of each service (default 1) */
@@ -124,10 +126,10 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   const spawnUnit = (unit: UnitName, index: number, url: string, extra: NodeJS.ProcessEnv) => {
     const name = `${unit}.${index + 1}`
     const port = new URL(url).port
-    const child = spawn(process.execPath, [join(REPO_ROOT, UNITS[unit].dir, 'src/main.ts')], {
+    const child = spawn(process.execPath, [...FOLLOW_PARENT, join(REPO_ROOT, UNITS[unit].dir, 'src/main.ts')], {
       cwd: REPO_ROOT,
       env: { ...unitEnv(unit), ...extra, HOST: '127.0.0.1', PORT: port, REPLICA_ID: name },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     })
     const pad = name.padEnd(10)
     for (const stream of [child.stdout, child.stderr]) {
