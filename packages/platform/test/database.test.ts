@@ -8,6 +8,7 @@ import {
   baseConfigFromEnv,
   createDatabase,
   createRootLogger,
+  migrateToLatest,
   parseConfig,
   pgTimestampToIso,
   ServiceBaseConfig,
@@ -119,4 +120,42 @@ t.test('DB_PREPARED_STATEMENTS=false: nothing prepared', async (t) => {
   await sql`create table items (id text primary key)`.execute(db)
   await db.selectFrom('items').selectAll().where('id', '=', 'a').execute()
   t.same(await preparedTexts(db), [])
+})
+
+t.test('migrations survive other schemas being dropped while Kysely introspects the catalog', async (t) => {
+  const url = engineUrls().databaseUrl
+  const churn = new pg.Client({ connectionString: url })
+  await churn.connect()
+  const tag = uniqueId('churn').replaceAll('-', '_')
+  let stop = false
+  // Other schemas with serial columns come and go, as other services' and test files' schemas do.
+  const churning = (async () => {
+    for (let i = 0; !stop; i++) {
+      await churn.query(`CREATE SCHEMA "${tag}_${i}"; CREATE TABLE "${tag}_${i}".t (id serial primary key)`)
+      await churn.query(`DROP SCHEMA "${tag}_${i}" CASCADE`)
+    }
+  })()
+  t.teardown(async () => {
+    stop = true
+    await churning.catch(() => {})
+    await churn.end()
+  })
+  const migrations = {
+    '0001_things': {
+      up: async (db: Kysely<any>) => {
+        await db.schema
+          .createTable('things')
+          .addColumn('id', 'serial', (c) => c.primaryKey())
+          .execute()
+      },
+    },
+  }
+  const failures: string[] = []
+  for (let i = 0; i < 30; i++) {
+    const database = await openDb(t)
+    await migrateToLatest(database.db, migrations, logger).catch((err: Error) =>
+      failures.push(`${err.message}: ${(err.cause as Error | undefined)?.message}`),
+    )
+  }
+  t.same(failures, [], '30 migrations, none failed on a schema that vanished meanwhile')
 })
