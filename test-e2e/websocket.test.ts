@@ -2,8 +2,8 @@
 // connections, the principal the service receives, and a logout on one gateway replica closing the socket
 // held by another. realtime-voice does not exist yet; a small real WebSocket service stands in for it.
 import { randomBytes } from 'node:crypto'
-import { type Opened, type Refused, startWsEcho, wsConnect } from '@switchboard/testing'
-import t, { type Test } from 'tap'
+import { startWsEcho, wsConnect, wsOpened } from '@switchboard/testing'
+import t from 'tap'
 import { login, register } from './harness/auth.ts'
 import { client } from './harness/http.ts'
 import { inEachMode } from './harness/modes.ts'
@@ -15,12 +15,6 @@ const internalSecret = randomBytes(32).toString('base64url')
 const echo = await startWsEcho({ internalSecret })
 t.teardown(() => echo.close())
 
-function opened(t: Test, r: Opened | Refused): Opened {
-  if ('status' in r) throw new Error(`upgrade refused with ${r.status}: ${JSON.stringify(r.body)}`)
-  t.teardown(() => r.ws.terminate())
-  return r
-}
-
 const env = { UPSTREAM_REALTIME_VOICE: echo.url, INTERNAL_SECRET: internalSecret }
 
 inEachMode('websocket through the gateway', { env, gatewayReplicas: 2 }, async (t, system) => {
@@ -29,15 +23,15 @@ inEachMode('websocket through the gateway', { env, gatewayReplicas: 2 }, async (
   t.comment(`gateway replicas: ${system.gatewayUrls.length}`)
 
   t.test('a customer widget connects anonymously; staff and customers with their token', async (t) => {
-    const widget = opened(t, await wsConnect(gatewayA, '/api/v1/ws?session_id=conv-1'))
+    const widget = wsOpened(await wsConnect(gatewayA, '/api/v1/ws?session_id=conv-1'), t)
     t.equal(widget.hello.principal, null, 'no token: anonymous')
     widget.ws.send(JSON.stringify({ type: 'text-message', data: 'hello' }))
     t.same(JSON.parse(String(await widget.next())), { type: 'text-message', data: 'hello' }, 'relayed both ways')
 
     const agent = await login(api, system.agent.username, system.agent.password)
-    const agentWs = opened(
-      t,
+    const agentWs = wsOpened(
       await wsConnect(gatewayB, '/api/v1/ws', { protocols: ['switchboard.v1', `bearer.${agent.token}`] }),
+      t,
     )
     t.match(
       agentWs.hello.principal,
@@ -50,9 +44,9 @@ inEachMode('websocket through the gateway', { env, gatewayReplicas: 2 }, async (
     const scope = { 'x-tenant-id': system.tenant_id, 'x-workspace-id': system.workspace_id }
     const customer = await register(api, `ws-cust-${randomBytes(3).toString('hex')}`, scope)
     t.equal(customer.status, 201, customer.text)
-    const customerWs = opened(
-      t,
+    const customerWs = wsOpened(
       await wsConnect(gatewayA, '/api/v1/ws', { headers: { authorization: `Bearer ${customer.body.token}` } }),
+      t,
     )
     t.match(customerWs.hello.principal, { user_id: customer.body.user.id, kind: 'end_user' }, 'an end user may')
 
@@ -70,14 +64,14 @@ inEachMode('websocket through the gateway', { env, gatewayReplicas: 2 }, async (
       system.agent.password,
       `ws-${randomBytes(3).toString('hex')}`,
     )
-    const held = opened(
-      t,
+    const held = wsOpened(
       await wsConnect(gatewayB, '/api/v1/ws', { protocols: ['switchboard.v1', `bearer.${session.token}`] }),
+      t,
     )
     const other = await login(api, system.agent.username, system.agent.password)
-    const bystander = opened(
-      t,
+    const bystander = wsOpened(
       await wsConnect(gatewayB, '/api/v1/ws', { protocols: ['switchboard.v1', `bearer.${other.token}`] }),
+      t,
     )
 
     const started = Date.now()

@@ -48,8 +48,6 @@ return out
 const COMMAND = 'switchboardRateLimit'
 /** requests per script call at most (a few windows each), so one call stays a small command */
 const MAX_BATCH = 128
-/** a script call slower than this fails open */
-const CALL_TIMEOUT_MS = 250
 type WithCommand = { [COMMAND](...args: Array<string | number>): Promise<number[]> }
 
 /**
@@ -83,14 +81,8 @@ export function redisLimitStore(redis: Redis, prefix: string): LimitStore {
         limits.push(w.max, w.windowMs)
       }
     }
-    // A stalled Redis must not stall the gateway: past the timeout the batch fails open (the plugin lets
-    // its requests through); a late answer then settles nothing.
-    const timer = setTimeout(() => {
-      for (const p of batch) p.reject(new Error('rate limit store timed out'))
-    }, CALL_TIMEOUT_MS)
     run(keys.length, ...keys, ...limits).then(
       (flat) => {
-        clearTimeout(timer)
         let i = 0
         for (const p of batch) {
           const counts: WindowCount[] = []
@@ -99,8 +91,8 @@ export function redisLimitStore(redis: Redis, prefix: string): LimitStore {
           p.resolve(counts)
         }
       },
+      // Includes the cache's command timeout: a stalled Redis fails the batch, and the plugin lets it through.
       (err: unknown) => {
-        clearTimeout(timer)
         for (const p of batch) p.reject(err)
       },
     )

@@ -138,6 +138,6 @@ t.test(
     const stalled = await h.app.inject({ method: 'GET', url: '/public/kb/a', headers: { 'x-api-key': 'k2' } })
     const ms = Date.now() - started
     t.equal(stalled.statusCode, 200, 'limiter stalled: the request goes through')
-    t.ok(ms < 600, `answered after the limiter's 250 ms timeout, not when Redis woke up (${ms} ms)`)
+    t.ok(ms < 600, `answered after the cache's 250 ms command timeout, not when Redis woke up (${ms} ms)`)
   },
 )

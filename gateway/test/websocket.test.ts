@@ -1,16 +1,10 @@
 import { connect as connectTcp } from 'node:net'
 import { IdentityEvents } from '@switchboard/contracts'
 import { newEnvelope } from '@switchboard/events'
-import { wsConnect as connect, type Opened, type Refused, startWsEcho } from '@switchboard/testing'
+import { wsConnect as connect, startWsEcho, wsOpened } from '@switchboard/testing'
 import t, { type Test } from 'tap'
 import { accessToken, bearer, type Harness, harness, metricValue, seedUser } from './fixtures/gateway.ts'
 import { deadUrl, INTERNAL_SECRET } from './fixtures/upstream.ts'
-
-function opened(t: Test, r: Opened | Refused): Opened {
-  if ('status' in r) throw new Error(`refused with ${r.status}: ${JSON.stringify(r.body)}`)
-  t.teardown(() => r.ws.terminate())
-  return r
-}
 
 async function setup(t: Test, env: Record<string, string> = {}) {
   const ws = await startWsEcho({ internalSecret: INTERNAL_SECRET })
@@ -22,7 +16,7 @@ async function setup(t: Test, env: Record<string, string> = {}) {
 
 t.test('anonymous and authenticated connections are relayed both ways', async (t) => {
   const { h, url } = await setup(t)
-  const anon = opened(t, await connect(url, '/api/v1/ws?session_id=s-1'))
+  const anon = wsOpened(await connect(url, '/api/v1/ws?session_id=s-1'), t)
   t.equal(anon.hello.principal, null, 'no token: anonymous, no principal upstream')
   t.equal(anon.hello.url, '/api/v1/ws?session_id=s-1', 'path and query reach the service')
   t.match(anon.hello.request_id, /.+/, 'request id travels with the handshake')
@@ -35,11 +29,11 @@ t.test('anonymous and authenticated connections are relayed both ways', async (t
 
   const claims = seedUser(h)
   const token = await accessToken(claims)
-  const agent = opened(t, await connect(url, '/api/v1/ws', { headers: bearer(token) }))
+  const agent = wsOpened(await connect(url, '/api/v1/ws', { headers: bearer(token) }), t)
   t.match(agent.hello.principal, { user_id: claims.user_id, kind: 'agent', tenant_id: 'acme' }, 'principal upstream')
   t.equal(agent.hello.authorization, undefined, 'the access token itself is not forwarded')
 
-  const browser = opened(t, await connect(url, '/api/v1/ws', { protocols: ['switchboard.v1', `bearer.${token}`] }))
+  const browser = wsOpened(await connect(url, '/api/v1/ws', { protocols: ['switchboard.v1', `bearer.${token}`] }), t)
   t.match(browser.hello.principal, { user_id: claims.user_id }, 'token offered as a bearer sub-protocol')
   t.equal(browser.hello.protocols, 'switchboard.v1', 'the bearer entry is not offered upstream')
   t.equal(browser.ws.protocol, 'switchboard.v1', "the client gets the upstream's choice")
@@ -70,7 +64,7 @@ t.test('refusals are HTTP answers before the upgrade', async (t) => {
   const refused = await connect(url, '/api/v1/ws?refuse=403')
   t.match(refused, { status: 403, body: { code: 'REFUSED_BY_UPSTREAM' } }, "the upstream's refusal passes through")
 
-  const first = opened(t, await connect(url))
+  const first = wsOpened(await connect(url), t)
   t.match(await connect(url), { status: 503, body: { code: 'WEBSOCKET_CAPACITY' } }, 'over WS_MAX_CONNECTIONS')
   first.ws.close()
   await first.closed
@@ -117,11 +111,11 @@ t.test('upstream failures: 502, 504, 503', async (t) => {
 
 t.test('closing travels both ways with its code; size and rate limits; upstream death', async (t) => {
   const { ws: upstream, url } = await setup(t, { WS_MAX_MESSAGE_BYTES: '1024', WS_MAX_MESSAGES_PER_SECOND: '10' })
-  const a = opened(t, await connect(url))
+  const a = wsOpened(await connect(url), t)
   a.ws.send('close:4000')
   t.same(await a.closed, { code: 4000, reason: 'asked to' }, "the service's close code reaches the client")
 
-  const b = opened(t, await connect(url))
+  const b = wsOpened(await connect(url), t)
   b.ws.close(4100, 'leaving')
   await b.closed
   await waitFor(async () => upstream.closes.some((c) => c.code === 4100))
@@ -131,23 +125,23 @@ t.test('closing travels both ways with its code; size and rate limits; upstream 
     "the client's close code reaches the service",
   )
 
-  const c = opened(t, await connect(url))
+  const c = wsOpened(await connect(url), t)
   c.ws.send('x'.repeat(2000))
   t.equal((await c.closed).code, 1009, 'a frame over WS_MAX_MESSAGE_BYTES closes with 1009')
 
-  const bare = opened(t, await connect(url))
+  const bare = wsOpened(await connect(url), t)
   bare.ws.send('close')
   t.same(await bare.closed, { code: 1000, reason: '' }, 'a close frame without a code is a normal close')
 
-  const d = opened(t, await connect(url))
+  const d = wsOpened(await connect(url), t)
   d.ws.send('die')
   t.same(await d.closed, { code: 1011, reason: 'upstream connection lost' }, 'an upstream that vanished → 1011')
 
-  const f = opened(t, await connect(url))
+  const f = wsOpened(await connect(url), t)
   for (let i = 0; i < 12; i++) f.ws.send(`m${i}`)
   t.same(await f.closed, { code: 1008, reason: 'message rate exceeded' }, 'over WS_MAX_MESSAGES_PER_SECOND → 1008')
 
-  const e = opened(t, await connect(url))
+  const e = wsOpened(await connect(url), t)
   e.ws.send('burst:500')
   for (let i = 0; i < 500; i++) if ((await e.next()) !== `m${i}`) return t.fail(`message ${i} lost or reordered`)
   t.pass('500 messages from the service arrive in order')
@@ -156,14 +150,14 @@ t.test('closing travels both ways with its code; size and rate limits; upstream 
 t.test('token end: revocation event and expiry close the socket with 4401', async (t) => {
   const { h, url } = await setup(t)
   const claims = seedUser(h)
-  const live = opened(t, await connect(url, '/api/v1/ws', { headers: bearer(await accessToken(claims)) }))
-  const bystander = opened(t, await connect(url, '/api/v1/ws', { headers: bearer(await accessToken(seedUser(h))) }))
+  const live = wsOpened(await connect(url, '/api/v1/ws', { headers: bearer(await accessToken(claims)) }), t)
+  const bystander = wsOpened(await connect(url, '/api/v1/ws', { headers: bearer(await accessToken(seedUser(h))) }), t)
   await publishUserState(h, { user_id: claims.user_id, active: true, token_version: 2, seq: 9 })
   t.same(await live.closed, { code: 4401, reason: 'token version revoked' }, 'revoked while connected')
   bystander.ws.send('still here')
   t.equal(await bystander.next(), 'still here', "another user's socket stays open")
 
-  const short = opened(t, await connect(url, '/api/v1/ws', { headers: bearer(await accessToken(seedUser(h), 2)) }))
+  const short = wsOpened(await connect(url, '/api/v1/ws', { headers: bearer(await accessToken(seedUser(h), 2)) }), t)
   t.same(await short.closed, { code: 4401, reason: 'token expired' }, 'closed when the access token expires')
 })
 
@@ -171,8 +165,8 @@ t.test('shutdown tells clients to go elsewhere (1001); the path has its own rate
   const limits = { enabled: true, global: { requests_per_minute: 1000, burst: 1000 }, header_keys: [] }
   const prefixes = [{ prefix: '/api/v1/ws', requests_per_minute: 2, burst: 10 }]
   const { h, url } = await setup(t, { RATE_LIMITS_JSON: JSON.stringify({ ...limits, prefixes }) })
-  const a = opened(t, await connect(url))
-  opened(t, await connect(url))
+  const a = wsOpened(await connect(url), t)
+  wsOpened(await connect(url), t)
   t.match(await connect(url), { status: 429, body: { code: 'RATE_LIMITED' } }, 'third upgrade in a minute')
   await h.app.close()
   t.equal((await a.closed).code, 1001)
@@ -185,7 +179,7 @@ t.test('races with the handshake: revocation, a client reset, shutdown; per-clie
   const pending = connect(url, '/api/v1/ws?delay=300', { headers: bearer(await accessToken(claims)), greeting: false })
   await new Promise((r) => setTimeout(r, 100))
   await publishUserState(h, { user_id: claims.user_id, active: true, token_version: 2, seq: 9 })
-  const racing = opened(t, await pending)
+  const racing = wsOpened(await pending, t)
   t.same(await racing.closed, { code: 4401, reason: 'token version revoked' }, 'revoked during the handshake')
 
   // The client resets its connection while the upstream half is still opening: no upstream socket is left.
@@ -202,8 +196,8 @@ t.test('races with the handshake: revocation, a client reset, shutdown; per-clie
   await waitFor(async () => upstream.openCount() === 0)
   t.pass('the upstream half of a client gone mid-handshake is closed')
 
-  const one = opened(t, await connect(url))
-  opened(t, await connect(url))
+  const one = wsOpened(await connect(url), t)
+  wsOpened(await connect(url), t)
   t.match(await connect(url), { status: 429, body: { code: 'WEBSOCKET_CLIENT_CAPACITY' } }, 'third from one client')
   one.ws.close()
   await waitFor(async () => (await metricValue(h.app, 'gateway_websocket_connections')) === 1)

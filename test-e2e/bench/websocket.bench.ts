@@ -1,10 +1,5 @@
-import { type Opened, type Refused, wsConnect } from '@switchboard/testing'
+import { type Opened, wsConnect, wsOpened } from '@switchboard/testing'
 import { fmt, percentile } from './lib.ts'
-
-function open(r: Opened | Refused): Opened {
-  if ('status' in r) throw new Error(`upgrade refused with ${r.status}: ${JSON.stringify(r.body)}`)
-  return r
-}
 
 /** Echo round trips on `sockets` connections at once, each sending its next message when the last came back. */
 async function roundTrips(sockets: Opened[], perSocket: number) {
@@ -34,14 +29,14 @@ export async function benchWebsocket(gateway: string, echoUrl: string, token: st
   const viaGateway: Opened[] = []
   for (let i = 0; i < 50; i++) {
     const t0 = performance.now()
-    viaGateway.push(open(await wsConnect(gateway, '/api/v1/ws', { protocols })))
+    viaGateway.push(wsOpened(await wsConnect(gateway, '/api/v1/ws', { protocols })))
     opens.push(performance.now() - t0)
   }
   const direct: Opened[] = []
   const directOpens: number[] = []
   for (let i = 0; i < 50; i++) {
     const t0 = performance.now()
-    direct.push(open(await wsConnect(echoUrl, '/api/v1/ws', { protocols: ['switchboard.v1'] })))
+    direct.push(wsOpened(await wsConnect(echoUrl, '/api/v1/ws', { protocols: ['switchboard.v1'] })))
     directOpens.push(performance.now() - t0)
   }
   await roundTrips(direct, 50) // warm-up

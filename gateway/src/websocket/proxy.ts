@@ -41,6 +41,9 @@ export function websocketToken(request: FastifyRequest): string {
   return entry === undefined ? '' : entry.slice(BEARER_PROTOCOL.length) || 'malformed'
 }
 
+/** Whose connections the per-client cap counts: the user, or the address of an anonymous client. */
+const clientKeyOf = (request: FastifyRequest) => request.gw.claims?.user_id ?? request.ip
+
 export interface WebsocketProxyDeps {
   config: GatewayConfig
   auth: AuthDeps
@@ -66,9 +69,8 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
   const { config, metrics } = deps
   const limits = config.websocket
   const live = createLiveSockets(deps.tokenState, deps.logger, limits.ping_interval_ms)
-  /** upstream halves opened for a handshake whose client half is not joined yet */
-  const opened = new WeakMap<IncomingMessage, WebSocket>()
-  const unjoined = new Set<WebSocket>()
+  /** upstream halves opened for a handshake whose client half is not joined yet (taken out on join or drop) */
+  const opened = new Map<IncomingMessage, WebSocket>()
   let connecting = 0
   let closing = false
 
@@ -84,16 +86,16 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
         },
         preClose(done) {
           closing = true
-          for (const upstream of unjoined) upstream.terminate()
-          unjoined.clear()
+          for (const upstream of opened.values()) upstream.terminate()
+          opened.clear()
           live.closeAll('gateway shutting down')
           done()
         },
       })
       // Only the WebSocket route takes upgrades; any other route (proxied, the gateway's own, none) says 400.
       app.addHook('onRequest', (request, _reply, done) => {
-        const ours = request.routeOptions.config?.routeClass === 'optional'
-        done(request.ws && !ours ? new GatewayErrors.WebsocketNotServed() : undefined)
+        if (!request.ws || request.routeOptions.config?.routeClass === 'optional') return done()
+        done(new GatewayErrors.WebsocketNotServed())
       })
     },
     { name: 'gateway-websocket-upgrades' },
@@ -120,8 +122,7 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
             // Nothing could be echoed back but the token itself, and a browser fails a handshake without one.
             if (offered.length > 0 && protocols.length === 0) throw new GatewayErrors.SubprotocolRequired()
             if (live.size + connecting >= limits.max_connections) throw new GatewayErrors.WebsocketCapacity()
-            const clientKey = request.gw.claims?.user_id ?? request.ip
-            if (live.countOf(clientKey) >= limits.max_connections_per_client)
+            if (live.countOf(clientKeyOf(request)) >= limits.max_connections_per_client)
               throw new GatewayErrors.WebsocketClientCapacity()
             const service = request.gw.service!
             const base = deps.pick(service)
@@ -136,7 +137,6 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
               const upstream = opened.get(request.raw)
               if (!upstream) return
               opened.delete(request.raw)
-              unjoined.delete(upstream)
               upstream.terminate()
             }
             socket.once('close', drop)
@@ -152,7 +152,6 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
                 service,
               })
               opened.set(request.raw, upstream)
-              unjoined.add(upstream)
               if (socket.destroyed) drop()
               if (closing) {
                 drop()
@@ -182,13 +181,12 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
             const upstream = opened.get(request.raw)
             opened.delete(request.raw)
             if (!upstream) return closeSide(client, CLOSE.internal, 'upstream not connected')
-            unjoined.delete(upstream)
             if (closing) {
               upstream.terminate()
               return closeSide(client, CLOSE.goingAway, 'gateway shutting down')
             }
-            const clientKey = request.gw.claims?.user_id ?? request.ip
-            join({ client, upstream, clientKey, claims: request.gw.claims, kind: request.gw.kind }, request)
+            const { claims, kind } = request.gw
+            join({ client, upstream, clientKey: clientKeyOf(request), claims, kind }, request)
           },
         })
       }

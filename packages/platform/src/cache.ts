@@ -25,8 +25,20 @@ export function createCache(config: CacheConfig): Cache {
   return config.driver === 'redis' ? redisCache(config.url, config.prefix) : memoryCache(config.prefix)
 }
 
+/**
+ * A command unanswered this long fails instead of waiting: a stalled Redis (paused, overloaded, a half-open
+ * connection) must degrade its callers — the gateway's limiter fails open, token state falls back — not stall
+ * every request that touches it. Redis answers in well under a millisecond when healthy.
+ */
+const COMMAND_TIMEOUT_MS = 250
+
 function redisCache(url: string, prefix: string): Cache {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true })
+  const redis = new Redis(url, {
+    lazyConnect: false,
+    maxRetriesPerRequest: 2,
+    enableOfflineQueue: true,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+  })
   redis.on('error', () => {}) // surfaced through ping() and command failures, not as process-level noise
   const k = (key: string) => prefix + key
   return {

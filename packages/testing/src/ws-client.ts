@@ -54,3 +54,12 @@ export function wsConnect(
     })
   })
 }
+
+/**
+ * The open socket, or an error naming the refusal; given a test, the socket is terminated at its teardown.
+ */
+export function wsOpened(r: Opened | Refused, test?: { teardown(fn: () => unknown): void }): Opened {
+  if ('status' in r) throw new Error(`upgrade refused with ${r.status}: ${JSON.stringify(r.body)}`)
+  test?.teardown(() => r.ws.terminate())
+  return r
+}
