@@ -23,6 +23,7 @@ fi
 
 step "lint (biome)" npx biome check .
 step "type check (tsc --noEmit)" npx tsc --noEmit -p .
+step "dependencies (declared = imported)" node scripts/check-deps.ts
 
 # tap rebuilds its plugin set when .taprc changes it; do it before the run so the first run is not the build.
 npx tap build >/dev/null 2>&1 || true

@@ -9,7 +9,7 @@ import { identityActors } from './harness/identity-actors.ts'
 import { decodeJwt, forge, isError, nowSeconds, refusedWithin } from './harness/identity-kit.ts'
 import { inEachMode } from './harness/modes.ts'
 
-/** Spec "Auth session view": the same fields on both sides, is_current only on the self-service side. */
+/** The auth session view: the same fields on both sides, is_current only on the self-service side. */
 const VIEW_FIELDS: Record<string, 'string' | 'number' | 'boolean' | 'array'> = {
   session_id: 'string',
   status: 'string',
@@ -47,7 +47,7 @@ function checkViews(t: Test, items: any[], selfService: boolean) {
   t.same(
     problems,
     [],
-    `every session view carries the spec's fields${selfService ? ' and is_current' : ', no is_current'}`,
+    `every session view carries the view's fields${selfService ? ' and is_current' : ', no is_current'}`,
   )
 }
 
@@ -238,7 +238,7 @@ inEachMode('identity surface', {}, async (t, system) => {
     t.equal(vGone.reply.status, 401, `revoke-all ends the register session (${vGone.ms} ms)`)
     t.equal((await me(v3.token)).status, 200, 'except_session_id is kept')
 
-    // The user: every token, sessions stay active (spec state table).
+    // The user: every token, but its sessions stay active (a user revoke raises the user's token_version, not theirs).
     const revoked = await api.post(`/api/security/users/${id}/revoke-tokens`, { reason: 'e2e' }, as)
     t.equal(revoked.status, 200, revoked.text)
     t.same(revoked.body, { user_id: id, role: 'customer', token_version: version0 + 1 })

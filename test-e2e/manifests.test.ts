@@ -2,15 +2,16 @@
 // Deployment + Service with the probes and secret references production needs, the alert rules name metrics
 // the code registers, and compose wires the gateway to every service.
 import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { REPO_ROOT, SERVICES, UNITS, type UnitName } from '@switchboard/cli'
+import { GATEWAY, REPO_ROOT, SERVICES, upstreamEnvOf } from '@switchboard/cli'
 import t from 'tap'
 import { parseAllDocuments, parse as parseYaml } from 'yaml'
 
 const k8s = join(REPO_ROOT, 'k8s')
 const deploy = join(REPO_ROOT, 'deploy')
-const units = ['gateway', ...SERVICES] as UnitName[]
+// every built unit of the registry (packages/contracts/src/units.ts): a new service fails here until deployed
+const units = [GATEWAY, ...SERVICES]
 
 function docs(file: string): any[] {
   const parsed = parseAllDocuments(readFileSync(file, 'utf8'))
@@ -27,14 +28,13 @@ t.test('k8s base: a Deployment and a Service per unit, probes, secrets from file
     .filter((f) => f.endsWith('.yaml'))
     .flatMap((f) => docs(join(k8s, 'base', f)).map((d) => ({ ...d, file: f })))
   const kustomization = all.find((d) => d.kind === 'Kustomization')
-  for (const unit of units) {
+  for (const { name: unit, port } of units) {
     const dep = all.find((d) => d.kind === 'Deployment' && d.metadata.name === unit)
     const svc = all.find((d) => d.kind === 'Service' && d.metadata.name === unit)
     t.ok(dep, `${unit}: Deployment`)
     t.ok(svc, `${unit}: Service`)
     t.ok(kustomization.resources.includes(dep.file), `${unit}: listed in kustomization.yaml`)
     const c = container(dep)
-    const port = UNITS[unit].port
     t.same(c.ports, [{ name: 'http', containerPort: port }], `${unit}: port ${port}`)
     t.equal(c.env.find((e: any) => e.name === 'SWITCHBOARD_UNIT').value, unit)
     t.equal(c.env.find((e: any) => e.name === 'PORT').value, String(port))
@@ -54,12 +54,23 @@ t.test('k8s base: a Deployment and a Service per unit, probes, secrets from file
   }
   const gateway = container(all.find((d) => d.kind === 'Deployment' && d.metadata.name === 'gateway'))
   for (const s of SERVICES) {
-    const upstream = gateway.env.find((e: any) => e.name === UNITS[s].upstreamEnv)
-    t.equal(upstream?.value, `http://${s}:${UNITS[s].port}`, `gateway → ${s}`)
+    const upstream = gateway.env.find((e: any) => e.name === upstreamEnvOf(s.name))
+    t.equal(upstream?.value, `http://${s.name}:${s.port}`, `gateway → ${s.name}`)
   }
-  const hpa = all.find((d) => d.kind === 'HorizontalPodAutoscaler')
-  t.equal(hpa.spec.scaleTargetRef.name, 'gateway')
-  t.notOk(all.find((d) => d.kind === 'Deployment' && d.metadata.name === 'gateway').spec.replicas, 'HPA owns replicas')
+  const hpas = all.filter((d) => d.kind === 'HorizontalPodAutoscaler')
+  t.ok(
+    hpas.some((h) => h.spec.scaleTargetRef.name === 'gateway'),
+    'the gateway has an HPA',
+  )
+  for (const hpa of hpas) {
+    const target = all.find((d) => d.kind === 'Deployment' && d.metadata.name === hpa.spec.scaleTargetRef.name)
+    t.ok(target, `HPA ${hpa.metadata.name} scales a Deployment of the base`)
+    t.notOk(target?.spec.replicas, `${hpa.metadata.name}: the HPA owns its replicas`)
+  }
+  for (const { name } of units) {
+    const pdb = all.find((d) => d.kind === 'PodDisruptionBudget' && d.metadata.name === name)
+    t.same(pdb?.spec.selector.matchLabels, { 'app.kubernetes.io/name': name }, `${name}: PodDisruptionBudget`)
+  }
   t.ok(all.some((d) => d.kind === 'ConfigMap' && d.metadata.name === 'switchboard-config'))
 })
 
@@ -123,17 +134,25 @@ t.test('compose: engines, one container per unit, the gateway wired to each serv
   const compose = parseYaml(readFileSync(join(deploy, 'compose.yaml'), 'utf8'), { merge: true })
   for (const engine of ['postgres', 'redis', 'nats']) t.ok(compose.services[engine], engine)
   t.ok(compose.services.nats.command.includes('-js'), 'NATS with JetStream')
-  for (const unit of units) {
+  for (const { name: unit, port } of units) {
     const env = compose.services[unit]?.environment
     t.equal(env?.SWITCHBOARD_UNIT, unit, `${unit}: container`)
-    t.equal(env?.PORT, String(UNITS[unit].port))
+    t.equal(env?.PORT, String(port))
   }
   for (const s of SERVICES) {
-    t.equal(compose.services.gateway.environment[UNITS[s].upstreamEnv!], `http://${s}:${UNITS[s].port}`)
+    t.equal(compose.services.gateway.environment[upstreamEnvOf(s.name)], `http://${s.name}:${s.port}`)
   }
   const dockerfile = readFileSync(join(deploy, 'Dockerfile'), 'utf8')
   t.match(dockerfile, /^FROM node:24-slim/m)
   t.match(dockerfile, /pnpm install --frozen-lockfile --prod/)
   const entry = readFileSync(join(deploy, 'entrypoint.sh'), 'utf8')
-  for (const unit of units) t.match(entry, new RegExp(`\\b${unit}\\b`), `entrypoint knows ${unit}`)
+  t.match(entry, /exec node gateway\/src\/main\.ts/, 'entrypoint runs the gateway')
+  t.match(entry, /exec node "services\/\$unit\/src\/main\.ts"/, 'entrypoint runs any services/<unit>')
+  for (const s of SERVICES) {
+    t.equal(s.dir, `services/${s.name}`, `${s.name}: where the entrypoint looks`)
+    t.ok(existsSync(join(REPO_ROOT, s.dir, 'src/main.ts')), `${s.name}: src/main.ts`)
+  }
+  const prometheus = parseYaml(readFileSync(join(deploy, 'prometheus', 'prometheus.yml'), 'utf8'))
+  const targets = prometheus.scrape_configs.flatMap((c: any) => c.static_configs.flatMap((s: any) => s.targets))
+  for (const { name, port } of units) t.ok(targets.includes(`${name}:${port}`), `prometheus scrapes ${name}:${port}`)
 })

@@ -8,6 +8,7 @@ import { switchboard } from './harness/cli.ts'
 import { client, type Reply, until } from './harness/http.ts'
 import { inEachMode } from './harness/modes.ts'
 import { LIMITED_HEADER, LIMITED_PER_MINUTE } from './harness/system.ts'
+import { createTicket, realCustomer } from './harness/tickets-kit.ts'
 
 // The audit consumer runs with the bus defaults (5 deliveries, nak delays 0.2, 1, 5, 15 s): the dead letter
 // appears about 21 s after the write.
@@ -48,6 +49,25 @@ inEachMode('operations', {}, async (t, system) => {
   })
 
   t.test('a failing audit consumer dead-letters the event; dlq replay delivers it once fixed', async (t) => {
+    // The ticket's customer is a real one, known to tickets before the audit table goes: its first ticket waited
+    // for identity's event, so the one below is accepted at once.
+    const customer = await realCustomer(api, { token: admin.token }, `ops_cust_${suffix}`)
+    const first = await createTicket(
+      api,
+      { title: `Known ${suffix}`, customer_id: customer.user_id },
+      { token: agent.token },
+    )
+    t.equal(first.status, 201, first.text)
+    // and their audit records are in before the table goes, so that the one below is the only dead letter
+    for (const [action, id] of [
+      ['customers.create', customer.id],
+      ['tickets.create', first.body.id],
+    ]) {
+      await until(`audit ${action}`, async () => {
+        const res = await api.get(`/api/audit/logs?action=${action}`, { token: admin.token })
+        return (res.body.data as any[] | undefined)?.find((r) => r.resource_id === id)
+      })
+    }
     const audit = await system.serviceDatabase('audit')
     t.teardown(() => audit.close())
     const parked = `audit_logs_parked_${suffix}`
@@ -62,7 +82,7 @@ inEachMode('operations', {}, async (t, system) => {
 
     const created = await api.post(
       '/api/tickets',
-      { title: `Dead letter ${suffix}`, customer_id: `cust-${suffix}` },
+      { title: `Dead letter ${suffix}`, customer_id: customer.user_id },
       { token: agent.token },
     )
     t.equal(created.status, 201, created.text)

@@ -7,7 +7,7 @@ import {
   lazyChildLogger,
   type ReadinessCheck,
 } from '@switchboard/platform'
-import Fastify, { type FastifyInstance, LogController } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
 import type { GatewayConfig } from './config.ts'
 import type { GatewayMetrics } from './metrics.ts'
 import { routeClassOf } from './routing/route-classes.ts'
@@ -26,7 +26,7 @@ export function createGatewayApp(
   readiness: Record<string, ReadinessCheck>,
 ) {
   const fastify = Fastify({
-    loggerInstance: logger.child({ service: 'gateway' }),
+    loggerInstance: logger.child({ service: 'gateway' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyChildLogger as never,
     bodyLimit: config.body_limit_bytes,
@@ -40,9 +40,12 @@ export function createGatewayApp(
     forceCloseConnections: true,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 500 },
+    requestTimeout: config.server.request_timeout_ms,
+    keepAliveTimeout: config.server.keep_alive_timeout_ms,
   })
-  // pino's Logger and Fastify's base logger type differ only nominally; plugins take the plain instance.
-  const app = fastify as unknown as FastifyInstance
+  // Node's default (60 s) lets a client trickle its headers for a minute per socket.
+  fastify.server.headersTimeout = config.server.headers_timeout_ms
+  const app: FastifyInstance = fastify
   // Synchronous hooks (done callback) on the hot path: an async hook costs a promise and a microtask turn.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id)

@@ -21,7 +21,8 @@ import { proxiedRoutes } from './plugins/routes.ts'
 import { upstreamReady } from './readiness.ts'
 import { docsRoutes } from './routes/docs.routes.ts'
 import { opsRoutes } from './routes/ops.routes.ts'
-import { createUpstreamPicker } from './routing/service-table.ts'
+import { createServiceTable } from './routing/service-table.ts'
+import { createUpstreamPool } from './routing/upstream-pool.ts'
 import { securityBaseline } from './security-baseline.ts'
 import { subscribeTokenState } from './token-state/events.ts'
 import { createIdentityClient } from './token-state/identity-client.ts'
@@ -35,7 +36,7 @@ export interface GatewayDeps {
   cache?: Cache
 }
 
-/** The gateway as an un-listened Fastify instance: policies in the order the spec layers them, then the proxy. */
+/** The gateway as an un-listened Fastify instance: policies in their one order (gateway/README.md), then the proxy. */
 export async function build(config: GatewayConfig, deps: GatewayDeps) {
   const logger = deps.logger
   for (const f of securityBaseline(config)) logger.warn({ finding: f.id }, `security baseline: ${f.message}`)
@@ -61,7 +62,23 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
   // Identity look-ups and readiness probes get their own pool: nothing global, closed with the app.
   const http = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: config.upstream_connect_timeout_ms } })
   owned.push(() => http.close())
-  const pick = createUpstreamPicker(config.upstreams)
+  const pool = createUpstreamPool(config.upstreams, {
+    coolDownMs: config.upstream_eject_ms,
+    probeTimeoutMs: config.ready_timeout_ms,
+    dispatcher: http,
+    onEject: (service, base) => {
+      metrics.upstreamEjections.inc({ service })
+      metrics.upstreamEjected.inc({ service })
+      logger.warn({ service, upstream: base }, 'upstream replica ejected after a connection failure')
+    },
+    onRestore: (service, base) => {
+      metrics.upstreamEjected.dec({ service })
+      logger.info({ service, upstream: base }, 'upstream replica back in rotation')
+    },
+  })
+  owned.push(async () => pool.close())
+  const pick = (service: string) => pool.pick(service)
+  const table = createServiceTable(config.extra_routes)
   const identity = createIdentityClient({
     pick: () => pick('identity'),
     internalSecret: config.internal_secret,
@@ -93,20 +110,34 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
     tokenState,
     permissionTable: config.permission_table,
     pick,
+    table,
     metrics,
     logger,
   })
   await app.register(websocket.upgrades) // before any policy: an upgrade refused anywhere still gets closed
   await app.register(corsPlugin, { origins: config.cors_origins })
-  await app.register(rateLimitPlugin, { config: config.rate_limits, cache, metrics })
-  await app.register(bodyLimitPlugin, { limit: config.body_limit_bytes })
-  await app.register(proxyPlugin, { config, metrics })
+  await app.register(rateLimitPlugin, {
+    config: config.rate_limits,
+    cache,
+    metrics,
+    logger,
+    replicas: config.replicas,
+    loginFailures: { max: config.login_failures.max, windowMs: config.login_failures.window_seconds * 1000 },
+  })
+  await app.register(bodyLimitPlugin, {
+    limit: config.body_limit_bytes,
+    uploadLimit: config.upload_body_limit_bytes,
+    maxDepth: config.body_max_depth,
+  })
+  await app.register(proxyPlugin, { config, metrics, pool })
   await app.register(proxiedRoutes, {
     auth: authDeps,
     bus,
     metrics,
     permissionTable: config.permission_table,
     pick,
+    table,
+    uploadBodyLimit: config.upload_body_limit_bytes,
   })
   await app.register(opsRoutes, { config, tokenState, bus, metrics }) // dead letters for `switchboard dlq --gateway`
   await app.register(docsRoutes, { upstreams: config.upstreams, dispatcher: http }) // /openapi.json, /docs

@@ -17,10 +17,25 @@ export const GatewayConfig = Type.Object({
   trust_proxy: Type.Union([Type.Boolean(), Type.Integer({ minimum: 1 }), Type.Array(Type.String())], {
     default: false,
   }),
+  /** prefix → service for units outside the registry (GATEWAY_EXTRA_ROUTES=/api/x=x-service,…) */
+  extra_routes: Type.Record(Type.String({ pattern: '^/[a-z0-9/_-]+$' }), Type.String({ minLength: 1 }), {
+    default: {},
+  }),
+  /** the public server's timeouts: slow clients must not hold sockets (slowloris) */
+  server: Type.Object({
+    /** the request line and headers must arrive within this */
+    headers_timeout_ms: Type.Integer({ minimum: 1000, default: 15_000 }),
+    /** the whole request (headers and body) must arrive within this */
+    request_timeout_ms: Type.Integer({ minimum: 1000, default: 60_000 }),
+    /** an idle keep-alive connection is closed after this; above a load balancer's idle timeout (often 60 s) */
+    keep_alive_timeout_ms: Type.Integer({ minimum: 1000, default: 72_000 }),
+  }),
   /** service name → base URLs (several = round-robin replicas) */
   upstreams: Type.Record(Type.String(), Type.Array(Type.String({ pattern: '^https?://' }), { minItems: 1 })),
   upstream_timeout_ms: Type.Integer({ minimum: 1, default: 15_000 }),
   upstream_connect_timeout_ms: Type.Integer({ minimum: 1, default: 3_000 }),
+  /** a replica that refused or reset a connection is left out this long, then probed on /ready */
+  upstream_eject_ms: Type.Integer({ minimum: 100, default: 5_000 }),
   ready_timeout_ms: Type.Integer({ minimum: 1, default: 1_500 }),
   jwt: Type.Object({
     secret: Type.String({ minLength: 1 }),
@@ -32,7 +47,18 @@ export const GatewayConfig = Type.Object({
   bus: BusConfig,
   cors_origins: Type.Array(Type.String(), { default: [] }),
   body_limit_bytes: Type.Integer({ minimum: 1, default: 1_048_576 }),
+  /** bodies under /uploads (multipart files) may be this large; everything else body_limit_bytes */
+  upload_body_limit_bytes: Type.Integer({ minimum: 1, default: 11_010_048 }),
+  /** JSON bodies nested deeper than this are refused (400) before proxying */
+  body_max_depth: Type.Integer({ minimum: 1, maximum: 10_000, default: 64 }),
   rate_limits: RateLimitConfig,
+  /** gateway replicas sharing the limits: while Redis is down each limits in memory with 1/replicas of each */
+  replicas: Type.Integer({ minimum: 1, default: 1 }),
+  /** failed logins per login name (any address) within the window; then 429 until it passes */
+  login_failures: Type.Object({
+    max: Type.Integer({ minimum: 1, default: 10 }),
+    window_seconds: Type.Integer({ minimum: 1, default: 900 }),
+  }),
   /** role → permissions override (PERMISSION_TABLE_JSON); absent: the fleet default of packages/auth */
   permission_table: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
   token_state: Type.Object({
@@ -46,7 +72,7 @@ export const GatewayConfig = Type.Object({
     /** the denylist is re-read from Redis this often, so a replica that missed events converges */
     denied_resync_ms: Type.Integer({ minimum: 100, default: 30_000 }),
   }),
-  /** the WebSocket proxy of /api/v1/ws (the spec leaves its limits open; these are the fleet's choices) */
+  /** the WebSocket proxy of /api/v1/ws; its limits are the fleet's own choices (docs/api.md §10) */
   websocket: Type.Object({
     /** a bigger frame closes the connection with 1009 */
     max_message_bytes: Type.Integer({ minimum: 1, default: 65_536 }),
@@ -84,6 +110,16 @@ export function upstreamsFromEnv(env: Env): Record<string, string[]> {
     if (!m?.[1] || /_MS$/.test(m[1])) continue
     const urls = list(v).map((u) => u.replace(/\/+$/, ''))
     if (urls.length) out[m[1].toLowerCase().replaceAll('_', '-')] = urls
+  }
+  return out
+}
+
+/** `a=b,c=d` → `{a: 'b', c: 'd'}` */
+function pairs(v: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const item of list(v)) {
+    const eq = item.lastIndexOf('=')
+    if (eq > 0) out[item.slice(0, eq).trim()] = item.slice(eq + 1).trim()
   }
   return out
 }
@@ -129,8 +165,15 @@ export function loadConfig(env: Env): GatewayConfig {
     environment: env.SERVER_ENVIRONMENT ?? env.ENVIRONMENT,
     trust_proxy: trustProxy(env.TRUST_PROXY),
     upstreams: upstreamsFromEnv(env),
+    extra_routes: pairs(env.GATEWAY_EXTRA_ROUTES),
+    server: {
+      headers_timeout_ms: env.GATEWAY_HEADERS_TIMEOUT_MS,
+      request_timeout_ms: env.GATEWAY_REQUEST_TIMEOUT_MS,
+      keep_alive_timeout_ms: env.GATEWAY_KEEP_ALIVE_TIMEOUT_MS,
+    },
     upstream_timeout_ms: env.UPSTREAM_TIMEOUT_MS,
     upstream_connect_timeout_ms: env.UPSTREAM_CONNECT_TIMEOUT_MS,
+    upstream_eject_ms: env.UPSTREAM_EJECT_MS,
     ready_timeout_ms: env.READY_TIMEOUT_MS,
     jwt: {
       secret: keys.current.secret,
@@ -148,11 +191,15 @@ export function loadConfig(env: Env): GatewayConfig {
         : { driver: 'nats', url: env.NATS_URL ?? 'nats://127.0.0.1:4222', prefix: env.NATS_PREFIX },
     cors_origins: list(env.CORS_ORIGINS),
     body_limit_bytes: env.BODY_LIMIT_BYTES,
+    body_max_depth: env.BODY_MAX_DEPTH,
+    upload_body_limit_bytes: env.UPLOAD_BODY_LIMIT_BYTES,
     rate_limits: json(env, 'RATE_LIMITS_JSON') ?? {
       ...DEFAULT_RATE_LIMITS,
       enabled: env.RATE_LIMIT_ENABLED === undefined ? true : flag(env.RATE_LIMIT_ENABLED),
     },
     permission_table: json(env, 'PERMISSION_TABLE_JSON'),
+    replicas: env.GATEWAY_REPLICAS,
+    login_failures: { max: env.LOGIN_FAILURES_MAX, window_seconds: env.LOGIN_FAILURES_WINDOW_SECONDS },
     token_state: {
       local_ttl_ms: env.TOKEN_STATE_LOCAL_TTL_MS,
       fetch_timeout_ms: env.TOKEN_STATE_FETCH_TIMEOUT_MS,

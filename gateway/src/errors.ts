@@ -23,6 +23,7 @@ export const GatewayErrors = {
   ShuttingDown: createError('SHUTTING_DOWN', 'this gateway replica is shutting down, retry', 503),
   WebsocketCapacity: createError('WEBSOCKET_CAPACITY', 'too many open WebSocket connections, retry later', 503),
   BodyTooLarge: createError('BODY_TOO_LARGE', 'request body is too large', 413),
+  BodyTooDeep: createError('BODY_TOO_DEEP', 'body: JSON nested deeper than %d levels', 400),
   RateLimited: createError('RATE_LIMITED', 'rate limit exceeded (%s), retry in %d s', 429),
   TokenInQuery: createError('TOKEN_IN_QUERY', 'tokens are accepted only in the Authorization header', 401),
   TokenRevoked: createError('TOKEN_REVOKED', '%s', 401),

@@ -1,5 +1,5 @@
 export { build, type Gateway, type GatewayDeps } from './build.ts'
 export { DEFAULT_PORT, GatewayConfig, loadConfig, upstreamsFromEnv } from './config.ts'
 export { DEFAULT_RATE_LIMITS, RateLimitConfig } from './rate-limit-config.ts'
-export { SERVICE_TABLE, serviceFor } from './routing/service-table.ts'
+export { createServiceTable, type ServiceTable } from './routing/service-table.ts'
 export { type Finding, REQUIRED_LIMIT_PREFIXES, securityBaseline } from './security-baseline.ts'

@@ -1,13 +1,5 @@
-import { createRootLogger } from '@switchboard/platform'
-import closeWithGrace from 'close-with-grace'
+import { runService } from '@switchboard/platform'
 import { build } from './build.ts'
 import { loadConfig } from './config.ts'
 
-const config = loadConfig(process.env)
-const logger = createRootLogger({ level: config.log_level })
-const app = await build(config, { logger })
-closeWithGrace({ delay: 10_000 }, async ({ err }) => {
-  if (err) app.log.error({ err }, 'closing on error')
-  await app.close()
-})
-await app.listen({ port: config.port, host: config.host })
+await runService({ loadConfig, build })

@@ -13,6 +13,18 @@ export function createGatewayMetrics() {
       labelNames: ['scope'] as const,
       registers,
     }),
+    rateLimitBackend: new Gauge({
+      name: 'gateway_rate_limit_backend',
+      help: 'Where this replica counts rate limits: 1 for the backend in use (redis, or memory while Redis is down)',
+      labelNames: ['backend'] as const,
+      registers,
+    }),
+    rateLimitBackendSwitches: new Counter({
+      name: 'gateway_rate_limit_backend_switches_total',
+      help: 'Switches of the rate-limit backend, by the backend switched to',
+      labelNames: ['to'] as const,
+      registers,
+    }),
     tokenStateFetches: new Counter({
       name: 'gateway_token_state_fetch_total',
       help: "Calls to identity's internal token-state endpoints (zero per request in steady state)",
@@ -29,6 +41,24 @@ export function createGatewayMetrics() {
       name: 'gateway_upstream_errors_total',
       help: 'Proxy failures by service and kind (unavailable, timeout, not_configured)',
       labelNames: ['service', 'kind'] as const,
+      registers,
+    }),
+    upstreamEjections: new Counter({
+      name: 'gateway_upstream_ejections_total',
+      help: 'Replicas taken out of rotation after a connection failure (brought back by a /ready probe)',
+      labelNames: ['service'] as const,
+      registers,
+    }),
+    upstreamRetries: new Counter({
+      name: 'gateway_upstream_retries_total',
+      help: 'Requests sent again to another replica after a connection failure',
+      labelNames: ['service'] as const,
+      registers,
+    }),
+    upstreamEjected: new Gauge({
+      name: 'gateway_upstream_ejected',
+      help: 'Replicas currently out of rotation, by service',
+      labelNames: ['service'] as const,
       registers,
     }),
     websocketConnections: new Gauge({

@@ -18,8 +18,8 @@ export const RateLimitConfig = Type.Object({
 export type RateLimitConfig = Static<typeof RateLimitConfig>
 
 /**
- * Spec Limits gives global and the AI/public prefixes; the rest are this gateway's own choices so that
- * every path family the security baseline names has its own limit.
+ * Defaults (docs/api.md §9). Besides global and the AI/public prefixes, every path family the security
+ * baseline names gets its own limit, so the defaults pass the baseline.
  */
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   enabled: true,

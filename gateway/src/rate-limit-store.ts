@@ -8,7 +8,7 @@ export interface WindowHit {
   windowMs: number
 }
 
-/** The window's count including this request; `retryMs` is how long until it resets, 0 while within `max`. */
+/** The window's count including this request; `retryMs` is how long until it resets: > 0 exactly when over `max`. */
 export interface WindowCount {
   count: number
   retryMs: number
@@ -17,6 +17,10 @@ export interface WindowCount {
 /** Counts one request in every given window: one Redis round trip for all of them (or memory). */
 export interface LimitStore {
   hit(windows: readonly WindowHit[]): Promise<WindowCount[]>
+  /** a window's count without counting (0 when absent or expired), and how long until it resets */
+  peek(key: string): Promise<WindowCount>
+  /** forgets a window */
+  reset(key: string): Promise<void>
 }
 
 /**
@@ -35,7 +39,7 @@ for i = 1, #KEYS do
     redis.call('PEXPIRE', KEYS[i], window)
   elseif n > max then
     ttl = redis.call('PTTL', KEYS[i])
-    if ttl < 0 then
+    if ttl < 1 then
       redis.call('PEXPIRE', KEYS[i], window)
       ttl = window
     end
@@ -99,6 +103,13 @@ export function redisLimitStore(redis: Redis, prefix: string): LimitStore {
   }
 
   return {
+    async peek(key) {
+      const [count, ttl] = await Promise.all([redis.get(prefix + key), redis.pttl(prefix + key)])
+      return { count: Number(count ?? 0), retryMs: Math.max(0, ttl) }
+    },
+    async reset(key) {
+      await redis.del(prefix + key)
+    },
     hit(windows) {
       return new Promise((resolve, reject) => {
         pending.push({ windows, resolve, reject })
@@ -116,6 +127,14 @@ export function redisLimitStore(redis: Redis, prefix: string): LimitStore {
 export function memoryLimitStore(maxKeys = 50_000): LimitStore {
   const counters = new LRUCache<string, { count: number; resetAt: number }>({ max: maxKeys })
   return {
+    async peek(key) {
+      const c = counters.get(key)
+      const now = Date.now()
+      return c && c.resetAt > now ? { count: c.count, retryMs: c.resetAt - now } : { count: 0, retryMs: 0 }
+    },
+    async reset(key) {
+      counters.delete(key)
+    },
     async hit(windows) {
       const now = Date.now()
       return windows.map((w) => {
@@ -125,7 +144,7 @@ export function memoryLimitStore(maxKeys = 50_000): LimitStore {
           counters.set(w.key, c)
         }
         c.count++
-        return { count: c.count, retryMs: c.count > w.max ? c.resetAt - now : 0 }
+        return { count: c.count, retryMs: c.count > w.max ? Math.max(1, c.resetAt - now) : 0 }
       })
     },
   }

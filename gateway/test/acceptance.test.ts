@@ -201,3 +201,29 @@ t.test('denylist loaded at start from identity; identity down → 503, never 500
   t.equal(res.statusCode, 503)
   t.equal(res.json().code, 'TOKEN_STATE_UNAVAILABLE')
 })
+
+t.test('tokens of a disabled tenant or workspace are refused, from the start and on the event', async (t) => {
+  const h = await harness(t)
+  const inAcme = await accessToken(seedUser(h, { claims: { tenant_id: 'acme', workspace_id: 'support' } }))
+  const inAcmeSales = await accessToken(seedUser(h, { claims: { tenant_id: 'acme', workspace_id: 'sales' } }))
+  const elsewhere = await accessToken(seedUser(h, { claims: { tenant_id: 'globex', workspace_id: 'main' } }))
+  t.equal((await status(h, inAcme)).status, 200)
+
+  await publish(h, IdentityEvents.scopeStatus.type, { tenant_id: 'acme', workspace_id: 'sales', active: false })
+  t.equal(await eventually(async () => (await status(h, inAcmeSales)).status, 401), 401, 'workspace disabled')
+  t.equal((await status(h, inAcmeSales)).code, 'TOKEN_REVOKED')
+  t.equal((await status(h, inAcme)).status, 200, "the tenant's other workspaces are unaffected")
+
+  await publish(h, IdentityEvents.scopeStatus.type, { tenant_id: 'acme', workspace_id: '', active: false })
+  t.equal(await eventually(async () => (await status(h, inAcme)).status, 401), 401, 'tenant disabled')
+  t.equal((await status(h, elsewhere)).status, 200, 'other tenants unaffected')
+
+  await publish(h, IdentityEvents.scopeStatus.type, { tenant_id: 'acme', workspace_id: '', active: true })
+  t.equal(await eventually(async () => (await status(h, inAcme)).status, 200), 200, 'enabled again')
+
+  // a replica that starts later learns the disabled scopes from identity before accepting a token
+  h.upstream.identity.disabledScopes = [{ tenant_id: 'globex', workspace_id: '', active: false }]
+  const late = await harness(t, { upstream: h.upstream })
+  t.equal((await status(late, elsewhere)).status, 401)
+  t.ok(h.upstream.identity.calls.scopes >= 2)
+})

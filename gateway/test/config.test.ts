@@ -3,7 +3,10 @@ import { loadConfig, upstreamsFromEnv } from '../src/config.ts'
 import { DEFAULT_RATE_LIMITS } from '../src/rate-limit-config.ts'
 import { securityBaseline } from '../src/security-baseline.ts'
 
-const base = { JWT_SECRET: 'a-long-enough-secret-for-the-baseline-0123', INTERNAL_SECRET: 'internal-secret-0123456789' }
+const base = {
+  JWT_SECRET: 'a-long-enough-secret-for-the-baseline-0123',
+  INTERNAL_SECRET: 'internal-secret-for-the-baseline-0123456789',
+}
 
 t.test('loadConfig', async (t) => {
   const c = loadConfig({
@@ -14,7 +17,7 @@ t.test('loadConfig', async (t) => {
     UPSTREAM_AI_ORCHESTRATOR: 'http://127.0.0.1:8104',
     UPSTREAM_TIMEOUT_MS: '2500',
     CORS_ORIGINS: 'https://a.example, https://b.example',
-    JWT_PREVIOUS_SECRETS: 'old-one,old-two',
+    JWT_PREVIOUS_SECRETS: 'rotated-out-key-number-one-7f3a9c2e41,rotated-out-key-number-two-0b8d6e15f9',
     REDIS_URL: 'redis://cache:6379',
     NATS_URL: 'memory',
     TRUST_PROXY: '10.0.0.0/8,127.0.0.1',
@@ -28,7 +31,7 @@ t.test('loadConfig', async (t) => {
   })
   t.equal(c.upstream_timeout_ms, 2500)
   t.same(c.cors_origins, ['https://a.example', 'https://b.example'])
-  t.same(c.jwt.previous_secrets, ['old-one', 'old-two'])
+  t.same(c.jwt.previous_secrets, ['rotated-out-key-number-one-7f3a9c2e41', 'rotated-out-key-number-two-0b8d6e15f9'])
   t.same(c.cache, { driver: 'redis', url: 'redis://cache:6379', prefix: 'sb:' })
   t.same(c.bus, { driver: 'memory' })
   t.same(c.trust_proxy, ['10.0.0.0/8', '127.0.0.1'])
@@ -64,6 +67,18 @@ t.test('security baseline findings', async (t) => {
   t.same(ids({ ...ok, jwt: { ...ok.jwt, secret: 'change-me' } }), ['jwt_default_secret'])
   t.same(ids({ ...ok, jwt: { ...ok.jwt, secret: 'dev-secret' } }), ['jwt_default_secret'])
   t.same(ids({ ...ok, jwt: { ...ok.jwt, secret: 'short-but-custom' } }), ['jwt_weak_secret'])
+  // the earlier system's shipped defaults are long enough, and still defaults
+  for (const secret of ['dev-secret-key-change-in-production', 'default-secret-key-change-in-production']) {
+    t.same(ids({ ...ok, jwt: { ...ok.jwt, secret } }), ['jwt_default_secret'], secret)
+    t.same(ids({ ...ok, internal_secret: secret }), ['internal_default_secret'], `INTERNAL_SECRET ${secret}`)
+  }
+  t.same(ids({ ...ok, jwt: { ...ok.jwt, secret: 'my-placeholder-value-for-the-jwt-secret-0000' } }), [
+    'jwt_default_secret',
+  ])
+  t.same(ids({ ...ok, jwt: { ...ok.jwt, secret: 'a'.repeat(64) } }), ['jwt_weak_secret'], 'repetitive')
+  t.same(ids({ ...ok, jwt: { ...ok.jwt, secret: 'abcd'.repeat(16) } }), ['jwt_weak_secret'], 'few distinct characters')
+  t.same(ids({ ...ok, internal_secret: '0123456789012345' }), ['internal_weak_secret'])
+  t.same(ids({ ...ok, jwt: { ...ok.jwt, previous_secrets: ['changeme'] } }), ['jwt_default_secret'], 'rotated keys too')
   t.same(ids({ ...ok, cors_origins: ['https://a', '*'] }), ['cors_open'])
   t.same(ids({ ...ok, rate_limits: { ...ok.rate_limits, enabled: false } }), ['rate_limit_disabled'])
   const missing = securityBaseline({

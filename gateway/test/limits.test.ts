@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+import { waitFor } from '@switchboard/testing'
 import t from 'tap'
 import { accessToken, bearer, harness, metricValue, redisCache, seedUser } from './fixtures/gateway.ts'
 
@@ -45,6 +47,50 @@ t.test('413 for bodies over the limit', async (t) => {
     payload: 'x'.repeat(900),
   })
   t.equal(ok.statusCode, 200)
+})
+
+t.test('/uploads has its own, larger body limit', async (t) => {
+  const h = await harness(t, { env: { BODY_LIMIT_BYTES: '1024', UPLOAD_BODY_LIMIT_BYTES: '4096' } })
+  const file = 'x'.repeat(3000)
+  const upload = await h.app.inject({ method: 'POST', url: '/uploads', payload: file })
+  t.equal(upload.statusCode, 200, 'a 3,000-byte upload passes')
+  t.equal((await h.app.inject({ method: 'POST', url: '/uploads', payload: 'x'.repeat(5000) })).statusCode, 413)
+  const token = await accessToken(seedUser(h))
+  const api = await h.app.inject({ method: 'POST', url: '/api/tickets', headers: bearer(token), payload: file })
+  t.equal(api.statusCode, 413, 'everything else keeps BODY_LIMIT_BYTES')
+})
+
+t.test('a JSON body nested past the configured depth: 400 before proxying, and audited', async (t) => {
+  const h = await harness(t, { env: { BODY_MAX_DEPTH: '64' } })
+  await h.bus.ensureStreams([{ name: 'AUDIT', subjects: ['audit.>'] }])
+  const audits: Array<Record<string, any>> = []
+  await h.bus.subscribe('audit.>', async (d) => {
+    audits.push(d.envelope.data as Record<string, any>)
+  })
+  const token = await accessToken(seedUser(h))
+  const headers = { ...bearer(token), 'content-type': 'application/json' }
+  const before = h.upstream.requests.length
+  const depth = 20_000
+  const deep = await h.app.inject({
+    method: 'POST',
+    url: '/api/tickets',
+    headers,
+    payload: `{"title":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+  })
+  t.equal(deep.statusCode, 400)
+  t.equal(deep.json().code, 'BODY_TOO_DEEP')
+  t.equal(h.upstream.requests.length, before, 'never proxied')
+  const strings = await h.app.inject({
+    method: 'POST',
+    url: '/api/tickets',
+    headers,
+    payload: JSON.stringify({ title: '['.repeat(500), nested: [[[{ a: [1] }]]] }),
+  })
+  t.equal(strings.statusCode, 200, 'brackets inside strings do not count; honest nesting passes')
+  const record = await waitFor(async () => audits.find((a) => a.request_id === deep.json().request_id))
+  t.equal(record.success, false)
+  t.equal(record.status_code, 400)
+  t.same(record.request_json, { _truncated: true, _reason: 'nested deeper than 64 levels' })
 })
 
 for (const kind of ['memory', 'redis'] as const) {
@@ -128,7 +174,7 @@ t.test(
     })
     const codes = []
     for (let i = 0; i < 3; i++) codes.push((await d.app.inject({ method: 'GET', url: '/public/kb/a' })).statusCode)
-    t.same(codes, [200, 200, 200], 'limiter unavailable: not an outage of the API')
+    t.same(codes, [200, 429, 429], 'Redis unreachable: not an outage of the API, and still limited (in memory)')
 
     // A Redis that stops answering (paused, not disconnected) must not stall requests either.
     const admin = redisCache()
@@ -141,3 +187,71 @@ t.test(
     t.ok(ms < 600, `answered after the cache's 250 ms command timeout, not when Redis woke up (${ms} ms)`)
   },
 )
+
+t.test(
+  'Redis stalls: limits move to memory on this replica (its share of each), and back when Redis answers',
+  async (t) => {
+    const cache = redisCache()
+    t.teardown(() => cache.close())
+    const h = await harness(t, {
+      cache,
+      env: {
+        GATEWAY_REPLICAS: '2',
+        RATE_LIMITS_JSON: limits({
+          global: { requests_per_minute: 1000, burst: 1000 },
+          header_keys: [{ header: 'x-api-key', requests_per_minute: 6, burst: 100 }],
+        }),
+      },
+    })
+    const admin = redisCache()
+    t.teardown(() => admin.close())
+    await admin.redis!.call('CLIENT', 'PAUSE', '1500', 'ALL')
+    const codes: number[] = []
+    for (let i = 0; i < 5; i++) {
+      codes.push(
+        (await h.app.inject({ method: 'GET', url: '/public/kb/a', headers: { 'x-api-key': 'outage' } })).statusCode,
+      )
+    }
+    t.same(codes, [200, 200, 200, 429, 429], 'half of the 6/min key limit on each of 2 replicas while Redis is away')
+    t.equal(
+      await metricValue(h.app, 'gateway_rate_limit_backend_switches_total', { to: 'memory' }),
+      1,
+      'the switch is counted',
+    )
+    t.equal(await metricValue(h.app, 'gateway_rate_limit_backend', { backend: 'memory' }), 1)
+    await new Promise((r) => setTimeout(r, 2600)) // the pause ends, the next probe finds Redis
+    t.equal(await metricValue(h.app, 'gateway_rate_limit_backend_switches_total', { to: 'redis' }), 1, 'back to Redis')
+    t.equal(await metricValue(h.app, 'gateway_rate_limit_backend', { backend: 'redis' }), 1)
+    const back = await h.app.inject({ method: 'GET', url: '/public/kb/a', headers: { 'x-api-key': 'after' } })
+    t.equal(back.statusCode, 200)
+    const after = createHash('sha256').update('after').digest('hex').slice(0, 24)
+    t.equal(await cache.redis!.get(`${cache.prefix}rl:header:x-api-key|m|${after}`), '1', 'counting in Redis again')
+  },
+)
+
+for (const kind of ['memory', 'redis'] as const) {
+  t.test(`failed logins are limited per login name, whatever the address (${kind})`, async (t) => {
+    const cache = kind === 'redis' ? redisCache() : undefined
+    if (cache) t.teardown(() => cache.close())
+    const h = await harness(t, { env: { LOGIN_FAILURES_MAX: '3', TRUST_PROXY: 'true' }, ...(cache ? { cache } : {}) })
+    const login = (username: string, password: string, ip: string) =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+        payload: { username, password },
+      })
+    const codes: number[] = []
+    for (let i = 0; i < 5; i++) codes.push((await login('Victim', 'guess', `198.51.100.${i + 1}`)).statusCode)
+    t.same(codes, [401, 401, 401, 429, 429], 'three failures from three addresses, then refused')
+    const locked = await login('victim', 'right', '203.0.113.9')
+    t.equal(locked.statusCode, 429, 'even with the right password, until the window passes')
+    t.ok(Number(locked.headers['retry-after']) > 0)
+    t.equal(locked.json().code, 'RATE_LIMITED')
+    t.equal((await login('someone-else', 'right', '198.51.100.1')).statusCode, 200, 'other accounts unaffected')
+    t.equal((await login('other', 'guess', '198.51.100.1')).statusCode, 401)
+    t.equal((await login('other', 'right', '198.51.100.1')).statusCode, 200, 'a success clears the count')
+    for (let i = 0; i < 3; i++) await login('other', 'guess', '198.51.100.1')
+    t.equal((await login('other', 'guess', '198.51.100.1')).statusCode, 429)
+  })
+}

@@ -28,6 +28,15 @@ t.test('route classes', async (t) => {
     t.equal(res.statusCode, 200, `${url} anonymous`)
     t.equal(res.json().principal, null, `${url}: no principal forwarded`)
   }
+  // uploads: anonymous visitors pass without a principal; a token, when sent, is verified and its principal forwarded
+  const upload = await h.app.inject({ method: 'GET', url: '/uploads/abc' })
+  t.equal(upload.statusCode, 200, '/uploads anonymous')
+  t.equal(upload.json().principal, null)
+  const uploader = seedUser(h, { claims: { roles: ['customer'] } })
+  const withToken = await as(h, uploader, 'GET', '/uploads/abc')
+  t.equal(withToken.json.principal.kind, 'end_user', '/uploads with a token: its principal travels upstream')
+  const badToken = await h.app.inject({ method: 'GET', url: '/uploads/abc', headers: { authorization: 'Bearer nope' } })
+  t.equal(badToken.statusCode, 401, '/uploads with a bad token: refused, not treated as anonymous')
   for (const url of ['/api/v1/auth/sessions', '/api/v1/ai/query', '/api/tickets', '/api/v1/metrics/ingest']) {
     const res = await h.app.inject({ method: 'GET', url })
     t.equal(res.statusCode, 401, `${url} needs a token`)

@@ -2,7 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import { accessToken, bearer, harness, metricValue, seedUser } from './fixtures/gateway.ts'
-import { deadUrl } from './fixtures/upstream.ts'
+import { deadUrl, startUpstream } from './fixtures/upstream.ts'
 
 t.test('upstream failures become the error body', async (t) => {
   const dead = await deadUrl()
@@ -29,16 +29,21 @@ t.test('upstream failures become the error body', async (t) => {
   t.equal(await metricValue(h.app, 'gateway_upstream_errors_total', { service: 'tickets', kind: 'timeout' }), 1)
 })
 
-t.test('round-robin over replicas', async (t) => {
+t.test('round-robin over replicas; a dead one is skipped, not answered with 502', async (t) => {
   const h = await harness(t)
-  const dead = await deadUrl()
-  const h2 = await harness(t, { upstream: h.upstream, env: { UPSTREAM_TICKETS: `${h.upstream.url},${dead}` } })
+  const other = await startUpstream()
+  t.teardown(() => other.close())
+  const h2 = await harness(t, { upstream: h.upstream, env: { UPSTREAM_TICKETS: `${h.upstream.url},${other.url}` } })
   const token = await accessToken(seedUser(h))
+  for (let i = 0; i < 4; i++) await h2.app.inject({ method: 'GET', url: '/api/tickets', headers: bearer(token) })
+  t.equal(other.requests.length, 2, 'alternates between the two replicas')
+  const dead = await deadUrl()
+  const h3 = await harness(t, { upstream: h.upstream, env: { UPSTREAM_TICKETS: `${h.upstream.url},${dead}` } })
   const statuses = []
   for (let i = 0; i < 4; i++) {
-    statuses.push((await h2.app.inject({ method: 'GET', url: '/api/tickets', headers: bearer(token) })).statusCode)
+    statuses.push((await h3.app.inject({ method: 'GET', url: '/api/tickets', headers: bearer(token) })).statusCode)
   }
-  t.same(statuses, [200, 502, 200, 502], 'alternates between the two replicas')
+  t.same(statuses, [200, 200, 200, 200], 'the refused connection went to the live replica')
 })
 
 t.test('CORS allowlist', async (t) => {

@@ -165,3 +165,39 @@ t.test('with the JetStream bus (NATS), events fan out to every replica', async (
   t.equal(await until(() => get(ha, token), 401, 2000), 401, 'replica A')
   t.equal(await until(() => get(hb, token), 401, 2000), 401, 'replica B')
 })
+
+t.test('a dead upstream replica: requests go to the live one, it is ejected, and probed back in', async (t) => {
+  const live = await startUpstream()
+  const dying = await startUpstream()
+  t.teardown(() => live.close())
+  const port = new URL(dying.url).port
+  const h = await harness(t, {
+    upstream: live,
+    env: { UPSTREAM_TICKETS: `${live.url},${dying.url}`, UPSTREAM_EJECT_MS: '200' },
+  })
+  const token = await accessToken(seedUser(h))
+  const hit = () => h.app.inject({ method: 'POST', url: '/api/tickets', headers: bearer(token), payload: { a: 1 } })
+  t.same(await Promise.all(Array.from({ length: 4 }, async () => (await hit()).statusCode)), [200, 200, 200, 200])
+  t.ok(dying.requests.length > 0, 'both replicas served while both were up')
+  await dying.close()
+  const codes: number[] = []
+  for (let i = 0; i < 40; i++) codes.push((await hit()).statusCode)
+  t.same([...new Set(codes)], [200], 'no request failed: a refused connection went to the other replica (POST too)')
+  const metrics = (await h.app.inject({ url: '/metrics' })).body
+  t.match(metrics, /gateway_upstream_ejections_total\{service="tickets"\} 1/)
+  t.match(metrics, /gateway_upstream_ejected\{service="tickets"\} 1/)
+  const retries = Number(/gateway_upstream_retries_total\{service="tickets"\} (\d+)/.exec(metrics)?.[1] ?? 0)
+  t.ok(retries >= 1 && retries <= 2, `retried only until ejected (${retries})`)
+
+  // the replica comes back on the same address: the probe of /ready brings it back into rotation
+  const back = await startUpstream({ port: Number(port) })
+  t.teardown(() => back.close())
+  await until(
+    async () =>
+      (await h.app.inject({ url: '/metrics' })).body.includes('gateway_upstream_ejected{service="tickets"} 0') ? 1 : 0,
+    1,
+    3000,
+  )
+  for (let i = 0; i < 6; i++) await hit()
+  t.ok(back.requests.length > 0, 'it serves again')
+})

@@ -1,8 +1,12 @@
 import { routeClass } from '@switchboard/auth'
 import Fastify from 'fastify'
 import t from 'tap'
+import { Agent } from 'undici'
 import { CLASS_PATTERNS } from '../src/routing/route-classes.ts'
-import { createUpstreamPicker, isCanonicalPath, serviceFor } from '../src/routing/service-table.ts'
+import { createServiceTable, isCanonicalPath } from '../src/routing/service-table.ts'
+import { classifyFailure, createUpstreamPool } from '../src/routing/upstream-pool.ts'
+
+const { serviceFor } = createServiceTable({ '/api/probe': 'probe' })
 
 t.test('service table: longest whole-segment prefix', async (t) => {
   const cases: [string, string | undefined][] = [
@@ -19,6 +23,13 @@ t.test('service table: longest whole-segment prefix', async (t) => {
     ['/api/audit/logs/export', 'audit'],
     ['/public/kb/search', 'ai-orchestrator'],
     ['/api/v1/ws/stats', 'realtime-voice'],
+    // the ownership table of docs/architecture.md §1
+    ['/api/macros/1', 'tickets'],
+    ['/api/assist/suggest', 'ai-orchestrator'],
+    ['/uploads/a.png', 'conversations'],
+    ['/api/v1/metrics/ingest', 'statistics'],
+    ['/public/portal/acme', 'config-governance'],
+    ['/api/probe/1', 'probe'],
     ['/api/slack', undefined],
     ['/api/ticketsx', undefined],
     ['/public', undefined],
@@ -43,10 +54,30 @@ t.test('canonical paths', async (t) => {
   }
 })
 
-t.test('round robin', async (t) => {
-  const pick = createUpstreamPicker({ a: ['1', '2', '3'] })
-  t.same([pick('a'), pick('a'), pick('a'), pick('a')], ['1', '2', '3', '1'])
+t.test('round robin, skipping ejected replicas, never empty', async (t) => {
+  const pool = createUpstreamPool(
+    { a: ['http://1', 'http://2', 'http://3'] },
+    { coolDownMs: 60_000, probeTimeoutMs: 100, dispatcher: new Agent() },
+  )
+  t.teardown(() => pool.close())
+  const pick = (s: string) => pool.pick(s)
+  t.same([pick('a'), pick('a'), pick('a'), pick('a')], ['http://1', 'http://2', 'http://3', 'http://1'])
   t.equal(pick('b'), undefined)
+  pool.failed('a', 'http://2')
+  t.same([pick('a'), pick('a'), pick('a'), pick('a')], ['http://3', 'http://1', 'http://3', 'http://1'])
+  t.equal(pool.pick('a', 'http://1'), 'http://3', 'another replica than the one that failed')
+  pool.failed('a', 'http://1')
+  pool.failed('a', 'http://3')
+  t.ok(pick('a'), 'all ejected: still one to try')
+  t.same(pool.ejected(), { a: ['http://1', 'http://2', 'http://3'] })
+})
+
+t.test('which failures eject a replica and which requests may go to another', async (t) => {
+  const err = (code: string) => Object.assign(new Error(code), { code })
+  t.same(classifyFailure(err('ECONNREFUSED'), 'POST'), { eject: true, retry: true }, 'never connected: any method')
+  t.same(classifyFailure(err('UND_ERR_SOCKET'), 'GET'), { eject: true, retry: true }, 'broken under a GET')
+  t.same(classifyFailure(err('UND_ERR_SOCKET'), 'POST'), { eject: true, retry: false }, 'a POST may have applied')
+  t.same(classifyFailure(err('UND_ERR_HEADERS_TIMEOUT'), 'GET'), { eject: false, retry: false }, 'slow is not dead')
 })
 
 t.test("the router's class patterns agree with packages/auth routeClass()", async (t) => {
@@ -60,6 +91,7 @@ t.test("the router's class patterns agree with packages/auth routeClass()", asyn
     '/api/v1/auth/login',
     '/api/v1/auth/register',
     '/api/v1/auth/refresh',
+    '/api/v1/auth/set-password',
     '/api/v1/auth/sessions',
     '/api/v1/auth/sessions/logout-current',
     '/api/v1/auth/me',

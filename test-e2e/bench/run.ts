@@ -1,7 +1,8 @@
-// Benchmarks against the real fleet (PostgreSQL, Redis, NATS): `npm run bench [-- walking|login|revocation|websocket]`.
+// Benchmarks against the real fleet (PostgreSQL, Redis, NATS):
+// `npm run bench [-- walking|login|revocation|websocket|failover|sla|conversations]`.
 // Every figure is a ratio or a percentile taken in ONE run, because this machine is noisy.
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { signInternalPrincipal } from '@switchboard/auth'
 import { dropNamespace, startFleet } from '@switchboard/cli'
 import { PRINCIPAL_HEADER } from '@switchboard/contracts'
@@ -9,8 +10,13 @@ import { DEFAULT_RATE_LIMITS } from '@switchboard/gateway'
 import { createRootLogger } from '@switchboard/platform'
 import { engineUrls, startWsEcho, uniqueId } from '@switchboard/testing'
 import { client } from '../harness/http.ts'
+import { createTicket, realCustomer } from '../harness/tickets-kit.ts'
+import { benchConversationMessages } from './conversations.bench.ts'
+import { benchQueueConcurrency } from './conversations-queue.bench.ts'
+import { benchFailover } from './failover.bench.ts'
 import { benchLogin, benchRevocation } from './identity.bench.ts'
 import { counter, fmt, type LoadResult, load, startHelloWorld } from './lib.ts'
+import { benchSla } from './sla.bench.ts'
 import { benchWebsocket } from './websocket.bench.ts'
 
 const which = new Set(process.argv.slice(2).filter((a) => !a.startsWith('-')))
@@ -48,6 +54,46 @@ const env: NodeJS.ProcessEnv = {
 const logger = createRootLogger({ level: 'warn', destination: process.stderr })
 
 console.log(`# Switchboard benchmarks — namespace ${namespace}, ${durationS}s per load, 50 connections`)
+const results: Record<string, unknown> = { namespace, duration_s: durationS, at: new Date().toISOString() }
+const resultsDir = new URL('./results/', import.meta.url).pathname
+/** Merged into what earlier runs measured: a run of one bench keeps the others' latest figures. */
+function writeResults() {
+  mkdirSync(resultsDir, { recursive: true })
+  const file = `${resultsDir}latest.json`
+  const earlier = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {}
+  writeFileSync(file, `${JSON.stringify({ ...earlier, ...results }, null, 2)}\n`)
+  console.log(`results written to test-e2e/bench/results/latest.json`)
+}
+// No fleet: the tickets service in this process on its own schema, a million tickets loaded by SQL.
+if (all || which.has('sla')) {
+  results.sla = await benchSla(logger, {
+    tickets: Number(process.env.BENCH_SLA_TICKETS ?? 1_000_000),
+    fresh: Number(process.env.BENCH_SLA_FRESH ?? 10_000),
+  })
+  if (which.size === 1) {
+    await echo.close()
+    writeResults()
+    process.exit(0)
+  }
+}
+// Its own fleet (two replicas of everything), before the shared one starts.
+if (all || which.has('failover')) {
+  results.failover = await benchFailover(env, logger, Number(process.env.BENCH_FAILOVER_S ?? 15))
+  if (which.size === 1) {
+    await echo.close()
+    writeResults()
+    process.exit(0)
+  }
+}
+// The queue's concurrency proof: its own fleet (three replicas of everything), before the shared one starts.
+if (all || which.has('conversations')) {
+  results.conversations_queue = await benchQueueConcurrency(
+    env,
+    logger,
+    Number(process.env.BENCH_QUEUE_ROUNDS ?? 20),
+    Number(process.env.BENCH_QUEUE_BUDGET_S ?? 300),
+  )
+}
 const fleet = await startFleet({
   replicas: 1,
   gatewayReplicas: 2,
@@ -60,20 +106,21 @@ const fleet = await startFleet({
     if (/"level":(50|60)/.test(line)) process.stderr.write(`${line}\n`)
   },
 })
-const results: Record<string, unknown> = { namespace, duration_s: durationS, at: new Date().toISOString() }
 try {
   const [gatewayA, gatewayB] = fleet.gatewayUrls as [string, string]
-  const identityUrl = fleet.serviceUrls.identity[0]!
-  const ticketsUrl = fleet.serviceUrls.tickets[0]!
+  const identityUrl = fleet.serviceUrls.identity![0]!
+  const ticketsUrl = fleet.serviceUrls.tickets![0]!
   const api = client(gatewayA)
   const loginRes = await api.post('/api/v1/auth/login', { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD })
   if (loginRes.status !== 200) throw new Error(`admin login failed: ${loginRes.status} ${loginRes.text}`)
   const admin = loginRes.body as { token: string; user: { id: string } }
 
   if (all || which.has('walking')) {
-    const created = await api.post(
-      '/api/tickets',
-      { title: 'bench ticket', customer_id: 'cust-bench' },
+    // a real customer of the admin's workspace: tickets learns it from identity's event before the first ticket
+    const customer = await realCustomer(api, { token: admin.token }, `bench_${namespace}`)
+    const created = await createTicket(
+      api,
+      { title: 'bench ticket', customer_id: customer.user_id },
       { token: admin.token },
     )
     if (created.status !== 201) throw new Error(`ticket create failed: ${created.status} ${created.text}`)
@@ -167,15 +214,16 @@ try {
   if (all || which.has('login')) results.login = await benchLogin(gatewayA, env, durationS)
   if (all || which.has('revocation')) results.revocation = await benchRevocation(gatewayA, gatewayB, admin.token, env)
   if (all || which.has('websocket')) results.websocket = await benchWebsocket(gatewayA, echo.url, admin.token)
+  if (all || which.has('conversations')) {
+    const reachable = { url: gatewayA, env, serviceUrls: fleet.serviceUrls }
+    results.conversations = await benchConversationMessages(reachable, namespace, logger, durationS, WARM_UP_S)
+  }
 } finally {
   await fleet.close()
   await echo.close()
   await dropNamespace(namespace, engines).catch((err) => console.error('namespace cleanup failed', err))
 }
-const dir = new URL('./results/', import.meta.url).pathname
-mkdirSync(dir, { recursive: true })
-writeFileSync(`${dir}latest.json`, `${JSON.stringify(results, null, 2)}\n`)
-console.log(`results written to test-e2e/bench/results/latest.json`)
+writeResults()
 
 /** Queries made while serving a request, other than readiness/health probes (background work is labelled apart). */
 function servingQueries(labels: string) {

@@ -24,6 +24,17 @@ export async function tenancyActors(system: System) {
     return r.body
   }
 
+  // Tenant C exists (an operator registered it): customers self-register only into known tenants.
+  must(
+    await api.post(
+      '/api/security/tenants',
+      { id: `globex${suffix}`, workspaces: [{ id: 'sales' }] },
+      { token: service },
+    ),
+    201,
+    'tenant C',
+  )
+
   // Tenant B: a customer with a password, and an agent (registered as B's customer, then promoted in B).
   const custPassword = `Pw-b-${suffix}-0123456789`
   const custB = must(

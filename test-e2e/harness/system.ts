@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { dropNamespace, startEmbedded, startFleet } from '@switchboard/cli'
+import { dropNamespace, type RunnableUnit, SERVICES, startEmbedded, startFleet } from '@switchboard/cli'
 import { DEFAULT_RATE_LIMITS } from '@switchboard/gateway'
 import { createDatabase, createRootLogger, type Database } from '@switchboard/platform'
 import { engineUrls, uniqueId } from '@switchboard/testing'
@@ -21,6 +21,8 @@ export interface System {
   url: string
   /** every gateway replica (the fleet may run several; the embedded default has one, `url`) */
   gatewayUrls: string[]
+  /** each service's own base URLs, by name (every replica in the fleet) */
+  serviceUrls: Record<string, string[]>
   tenant_id: string
   workspace_id: string
   admin: Account
@@ -39,6 +41,10 @@ export interface SystemOptions {
   replicas?: number
   /** gateway replicas in the fleet (default: `replicas`); the embedded default always has one */
   gatewayReplicas?: number
+  /** units beyond the registry's (the template test's throw-away service) */
+  extraUnits?: readonly RunnableUnit[]
+  /** registry services not to start (a test putting a stand-in of its own in their place) */
+  without?: readonly string[]
 }
 
 const engines = engineUrls()
@@ -88,13 +94,23 @@ function accounts(env: NodeJS.ProcessEnv) {
   }
 }
 
+const servicesWithout = (without: readonly string[] | undefined) =>
+  without ? SERVICES.map((s) => s.name).filter((n) => !without.includes(n)) : undefined
+
 /** The embedded default in this process: port 0, a temporary DATA_DIR (removed on close). */
 async function embedded(opts: SystemOptions): Promise<System> {
   const env = testEnv(opts.env)
   const dataDir = mkdtempSync(join(tmpdir(), 'sb-e2e-'))
   // stdout belongs to TAP; unit logs go to stderr.
   const logger = createRootLogger({ level: env.LOG_LEVEL, destination: process.stderr })
-  const system = await startEmbedded({ port: 0, dataDir, env, logger }).catch((err) => {
+  const system = await startEmbedded({
+    port: 0,
+    dataDir,
+    env,
+    logger,
+    extraUnits: opts.extraUnits,
+    services: servicesWithout(opts.without),
+  }).catch((err) => {
     rmSync(dataDir, { recursive: true, force: true })
     throw err
   })
@@ -102,6 +118,7 @@ async function embedded(opts: SystemOptions): Promise<System> {
     mode: 'embedded',
     url: system.url,
     gatewayUrls: [system.url],
+    serviceUrls: Object.fromEntries(Object.entries(system.serviceUrls).map(([k, v]) => [k, [v]])),
     tenant_id: system.seeded!.tenant_id,
     workspace_id: system.seeded!.workspace_id,
     ...accounts(env),
@@ -136,6 +153,8 @@ async function fleet(opts: SystemOptions): Promise<System> {
     env,
     output,
     logger,
+    extraUnits: opts.extraUnits,
+    services: servicesWithout(opts.without),
   }).catch(async (err) => {
     await dropNamespace(namespace, engines).catch(() => {})
     throw err
@@ -144,6 +163,7 @@ async function fleet(opts: SystemOptions): Promise<System> {
     mode: 'fleet',
     url: running.gatewayUrls[0]!,
     gatewayUrls: running.gatewayUrls,
+    serviceUrls: running.serviceUrls,
     tenant_id: running.seeded!.tenant_id,
     workspace_id: running.seeded!.workspace_id,
     ...accounts(env),

@@ -12,6 +12,8 @@ export interface GatewayRequestContext {
   principal?: Principal
   /** true once the request was handed to the upstream: later 403s are the service's, not ours */
   proxied: boolean
+  /** why the body was refused unread (its audit record says so instead of storing it) */
+  bodyRefused?: string
 }
 
 declare module 'fastify' {

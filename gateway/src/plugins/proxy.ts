@@ -7,6 +7,7 @@ import { Agent } from 'undici'
 import type { GatewayConfig } from '../config.ts'
 import { GatewayErrors } from '../errors.ts'
 import type { GatewayMetrics } from '../metrics.ts'
+import { classifyFailure, type UpstreamPool } from '../routing/upstream-pool.ts'
 import { callUpstream, type UpstreamAnswer } from './upstream-call.ts'
 
 const INTERNAL_TTL_S = 60
@@ -40,6 +41,7 @@ const BUFFER_MAX_BYTES = 256 * 1024
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** proxies to a replica of the request's service; a refused connection is retried once on another */
     proxyTo(request: FastifyRequest, reply: FastifyReply, base: string): Promise<void>
     /** What travels upstream with a request: the client's end-to-end headers, request id, forwarding, principal. */
     upstreamHeaders(request: FastifyRequest): Headers | Promise<Headers>
@@ -78,13 +80,21 @@ function forwardedHeaders(request: FastifyRequest): Headers {
 /**
  * HTTP proxy on an undici Agent (a keep-alive pool per upstream origin). Upstream failures always become
  * the fleet error body: refused or reset → 502, too slow → 504; an upstream's own answer (503 included)
- * passes through unchanged. No retries: a POST may have been applied, and a retry loop is how a gateway
- * learns to hang. Not @fastify/reply-from: small answers (nearly all of them) are read whole and written
- * once instead of piped through two streams (see upstream-call.ts).
+ * passes through unchanged. A replica that refuses or resets a connection is ejected from the pool, and the
+ * request goes once to another replica when nothing of it can have been applied: a refused connection (any
+ * method) or a broken one under a safe method. Never more than once, never after a timeout: a retry loop is
+ * how a gateway learns to hang. Not @fastify/reply-from: small answers (nearly all of them) are read whole
+ * and written once instead of piped through two streams (see upstream-call.ts).
  */
 export const proxyPlugin = fp(
-  async (app: FastifyInstance, opts: { config: GatewayConfig; metrics: GatewayMetrics }) => {
-    const { config, metrics } = opts
+  async (app: FastifyInstance, opts: { config: GatewayConfig; metrics: GatewayMetrics; pool: UpstreamPool }) => {
+    const { config, metrics, pool } = opts
+    function upstreamError(request: FastifyRequest, service: string, error: unknown): Error {
+      const timeout = isTimeout(error as never)
+      metrics.upstreamErrors.inc({ service, kind: timeout ? 'timeout' : 'unavailable' })
+      request.log.warn({ err: error, service }, 'upstream failed')
+      return timeout ? new GatewayErrors.UpstreamTimeout(service) : new GatewayErrors.UpstreamUnavailable(service)
+    }
     const agent = new Agent({
       connections: 128,
       pipelining: 1,
@@ -147,10 +157,9 @@ export const proxyPlugin = fp(
       const hasBody = body !== undefined && request.method !== 'GET' && request.method !== 'HEAD'
       if (hasBody) headers['content-type'] ??= 'application/octet-stream'
       request.gw.proxied = true
-      const target = upstream(base)
-      let answer: UpstreamAnswer
-      try {
-        answer = await callUpstream(
+      const call = (to: string) => {
+        const target = upstream(to)
+        return callUpstream(
           agent,
           {
             origin: target.origin,
@@ -162,11 +171,22 @@ export const proxyPlugin = fp(
           NOT_RETURNED,
           BUFFER_MAX_BYTES,
         )
-      } catch (error) {
-        const timeout = isTimeout(error as never)
-        metrics.upstreamErrors.inc({ service, kind: timeout ? 'timeout' : 'unavailable' })
-        request.log.warn({ err: error, service }, 'upstream failed')
-        throw timeout ? new GatewayErrors.UpstreamTimeout(service) : new GatewayErrors.UpstreamUnavailable(service)
+      }
+      let answer: UpstreamAnswer
+      try {
+        answer = await call(base)
+      } catch (first) {
+        const verdict = classifyFailure(first, request.method)
+        if (verdict.eject) pool.failed(service, base)
+        const other = verdict.retry ? pool.pick(service, base) : undefined
+        if (!other || other === base) throw upstreamError(request, service, first)
+        metrics.upstreamRetries.inc({ service })
+        try {
+          answer = await call(other)
+        } catch (second) {
+          if (classifyFailure(second, request.method).eject) pool.failed(service, other)
+          throw upstreamError(request, service, second)
+        }
       }
       return reply.code(answer.status).headers(answer.headers).send(answer.body)
     })

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto'
-import type { Cache } from '@switchboard/platform'
+import type { Cache, Logger } from '@switchboard/platform'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { GatewayErrors } from '../errors.ts'
+import { withMemoryFallback } from '../limits-fallback.ts'
 import type { GatewayMetrics } from '../metrics.ts'
 import type { Limit, RateLimitConfig } from '../rate-limit-config.ts'
 import { type LimitStore, memoryLimitStore, redisLimitStore, type WindowHit } from '../rate-limit-store.ts'
+import { installLoginThrottle } from './login-throttle.ts'
 
 /** Probes and scrapes must not be throttled into reporting an outage (restrict them at the network edge). */
 const EXEMPT = new Set(['/health', '/ready', '/metrics'])
@@ -19,18 +21,49 @@ interface Scope {
 
 const hash = (v: string) => createHash('sha256').update(v).digest('hex').slice(0, 24)
 
+export interface RateLimitOptions {
+  config: RateLimitConfig
+  cache: Cache
+  metrics: GatewayMetrics
+  logger: Logger
+  /** gateway replicas sharing the limits (each keeps its share while Redis is down) */
+  replicas: number
+  loginFailures: { max: number; windowMs: number }
+}
+
 /**
  * Global + longest matching prefix + per header key, each as a per-minute window and a one-second burst
- * window, counted in Redis (shared by replicas) or in memory (embedded). Not @fastify/rate-limit: it makes
- * one Redis round trip per limiter, and these layered limits are up to six limiters per request; here every
- * window of a request is counted by one script call. A Redis failure lets requests through: an outage of
- * the limiter must not become an outage of the API.
+ * window, counted in Redis (shared by replicas) or in memory (embedded), and failed logins per login name.
+ * Not @fastify/rate-limit: it makes one Redis round trip per limiter, and these layered limits are up to six
+ * limiters per request; here every window of a request is counted by one script call. While Redis is down each
+ * replica limits in memory with its share of every limit (limits-fallback.ts): an outage of the limiter must
+ * neither become an outage of the API nor lift the limits.
  */
 export const rateLimitPlugin = fp(
-  async (app: FastifyInstance, opts: { config: RateLimitConfig; cache: Cache; metrics: GatewayMetrics }) => {
+  async (app: FastifyInstance, opts: RateLimitOptions) => {
     const { config, cache, metrics } = opts
     if (!config.enabled) return
-    const store: LimitStore = cache.redis ? redisLimitStore(cache.redis, `${cache.prefix}rl:`) : memoryLimitStore()
+    let store: LimitStore = memoryLimitStore()
+    let effective = (max: number) => max
+    const redis = cache.redis
+    if (redis) {
+      const resilient = withMemoryFallback(redisLimitStore(redis, `${cache.prefix}rl:`), store, {
+        replicas: opts.replicas,
+        probeMs: 1000,
+        probe: () => cache.ping(),
+        logger: opts.logger,
+        onSwitch: (to) => {
+          metrics.rateLimitBackendSwitches.inc({ to })
+          metrics.rateLimitBackend.set({ backend: 'redis' }, to === 'redis' ? 1 : 0)
+          metrics.rateLimitBackend.set({ backend: 'memory' }, to === 'memory' ? 1 : 0)
+        },
+      })
+      metrics.rateLimitBackend.set({ backend: 'redis' }, 1)
+      app.addHook('onClose', async () => resilient.close())
+      store = resilient.store
+      effective = resilient.effective
+    }
+    installLoginThrottle(app, { store, ...opts.loginFailures, effective, metrics })
 
     const byIp = (r: FastifyRequest) => r.ip
     const global: Scope = { name: 'global', limit: config.global, id: byIp }
@@ -56,16 +89,13 @@ export const rateLimitPlugin = fp(
         windows.push({ key: `${s.name}|m|${id}`, max: s.limit.requests_per_minute, windowMs: 60_000 })
         windows.push({ key: `${s.name}|s|${id}`, max: s.limit.burst, windowMs: 1000 })
       }
-      let counts: Awaited<ReturnType<LimitStore['hit']>>
-      try {
-        counts = await store.hit(windows)
-      } catch {
-        return
-      }
+      // The store falls back to memory by itself; a failure here would be a bug, not an outage.
+      const counts = await store.hit(windows)
       let worst: { scope: string; retry: number } | undefined
       for (let i = 0; i < counts.length; i++) {
         const c = counts[i]!
-        if (c.count <= windows[i]!.max) continue
+        // a store answers retryMs > 0 exactly for a window over its limit (as it applies in that store)
+        if (c.retryMs === 0) continue
         const retry = Math.max(1, Math.ceil(c.retryMs / 1000))
         if (!worst || retry > worst.retry) worst = { scope: scopes[i >> 1]!.name, retry }
       }

@@ -41,17 +41,17 @@ export function refusalRecord(request: FastifyRequest, status: number): AuditRec
     request_id: String(request.id),
     client_ip: request.ip,
     user_agent: String(request.headers['user-agent'] ?? ''),
-    // Refused before the body was read, and the body is the service's to interpret.
-    request_json: null,
+    // Refused before the body was read (the body is the service's to interpret), or refused for its shape.
+    request_json: request.gw.bodyRefused ? { _truncated: true, _reason: request.gw.bodyRefused } : null,
     before_json: null,
     after_json: null,
   }
 }
 
 /**
- * A management write the gateway refused with 403 after authenticating the caller still yields an audit
- * record (services audit what reaches them). 401 and 429 are not audited: an unauthenticated flood must
- * not become a flood of audit records.
+ * A management write the gateway refused after authenticating the caller — 403 (kind, scope, permission) or
+ * 400 for a body it would not forward (nested too deep) — still yields an audit record (services audit what
+ * reaches them). 401 and 429 are not audited: an unauthenticated flood must not become a flood of records.
  */
 export function installRefusalAudit(app: FastifyInstance, bus: EventBus, metrics: GatewayMetrics) {
   async function record(request: FastifyRequest, status: number) {
@@ -74,8 +74,8 @@ export function installRefusalAudit(app: FastifyInstance, bus: EventBus, metrics
   }
   // Synchronous for every other response (nearly all of them): no promise on the hot path.
   app.addHook('onResponse', (request, reply, done) => {
-    if (reply.statusCode !== 403 || request.gw.proxied || !request.gw.claims || !WRITES.has(request.method))
-      return done()
+    const audited = reply.statusCode === 403 || reply.statusCode === 400
+    if (!audited || request.gw.proxied || !request.gw.claims || !WRITES.has(request.method)) return done()
     void record(request, reply.statusCode).finally(done)
   })
 }

@@ -3,8 +3,8 @@ import type { EventBus } from '@switchboard/events'
 import type { FastifyInstance, HTTPMethods } from 'fastify'
 import { GatewayErrors } from '../errors.ts'
 import type { GatewayMetrics } from '../metrics.ts'
-import { CLASS_PATTERNS } from '../routing/route-classes.ts'
-import { isCanonicalPath, serviceFor } from '../routing/service-table.ts'
+import { CLASS_PATTERNS, WEBSOCKET_PATHS } from '../routing/route-classes.ts'
+import { isCanonicalPath, type ServiceTable } from '../routing/service-table.ts'
 import { type AuthDeps, installAuthentication } from './authenticate.ts'
 import { installPermissionCheck } from './permission.ts'
 import { installRefusalAudit } from './refusal-audit.ts'
@@ -18,15 +18,18 @@ export interface RoutesDeps {
   metrics: GatewayMetrics
   permissionTable: PermissionTable | undefined
   pick: (service: string) => string | undefined
+  table: ServiceTable
+  /** the body limit of /uploads routes */
+  uploadBodyLimit: number
 }
 
 /** First policy of every proxied context: which service (404 if none), and is the path unambiguous. */
-export function installRouting(app: FastifyInstance) {
+export function installRouting(app: FastifyInstance, table: ServiceTable) {
   app.addHook('onRequest', (request, _reply, done) => {
     const q = request.url.indexOf('?')
     const path = q === -1 ? request.url : request.url.slice(0, q)
     if (!isCanonicalPath(path)) return done(new GatewayErrors.PathInvalid())
-    const service = serviceFor(path)
+    const service = table.serviceFor(path)
     if (!service) return done(new GatewayErrors.RouteNotFound(path))
     request.gw.service = service
     done()
@@ -34,19 +37,21 @@ export function installRouting(app: FastifyInstance) {
 }
 
 /**
- * One encapsulated context per route class; what guards a route is which context it is in (STYLE point 3).
+ * One encapsulated context per route class; what guards a route is which context it is in (docs/conventions.md §5).
  * Hook order inside a context: routing → authentication → principal kind → scope → permission → proxy.
  */
 export async function proxiedRoutes(app: FastifyInstance, deps: RoutesDeps) {
-  const register = (cls: Exclude<RouteClass, 'optional'>, policies: (ctx: FastifyInstance) => void) =>
+  const register = (cls: RouteClass, policies: (ctx: FastifyInstance) => void) =>
     app.register(async (ctx) => {
-      installRouting(ctx)
+      installRouting(ctx, deps.table)
       policies(ctx)
       for (const url of CLASS_PATTERNS[cls]) {
+        if ((WEBSOCKET_PATHS as readonly string[]).includes(url)) continue // websocket/proxy.ts's own context
         ctx.route({
           method: METHODS,
           url,
           config: { routeClass: cls },
+          ...(url.startsWith('/uploads') ? { bodyLimit: deps.uploadBodyLimit } : {}),
           handler: async (request, reply) => {
             const service = request.gw.service!
             const base = deps.pick(service)
@@ -61,6 +66,11 @@ export async function proxiedRoutes(app: FastifyInstance, deps: RoutesDeps) {
     })
 
   register('anonymous', () => {})
+  // a token when present (verified, scoped, forwarded), anonymous otherwise: the service decides who may read what
+  register('optional', (ctx) => {
+    installAuthentication(ctx, 'optional', deps.auth)
+    installScopeGuard(ctx, deps.permissionTable, { anonymous: true })
+  })
   for (const cls of ['authenticated', 'staff', 'service'] as const) {
     register(cls, (ctx) => {
       installAuthentication(ctx, cls, deps.auth)

@@ -16,7 +16,7 @@ function query(request: FastifyRequest, name: string): string | undefined {
 }
 
 /**
- * Request-scope guard (spec Authentication §6): the token's scope, narrowed by selectors only for unscoped
+ * Request-scope guard (docs/api.md §4): the token's scope, narrowed by selectors only for unscoped
  * admin/service tokens. Builds the principal that travels upstream with that effective scope.
  */
 export function installScopeGuard(

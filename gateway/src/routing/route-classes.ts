@@ -5,11 +5,19 @@ import type { FastifyRequest } from 'fastify'
  * The route patterns of each policy context. Fastify's router prefers the longest static prefix, so
  * `/api/v1/auth/login` (anonymous) beats `/api/v1/auth/*` (authenticated) beats `/api/v1/*` (staff) beats
  * `/api/*` (management). Must agree with routeClass() of packages/auth (checked by a test).
- * `/api/v1/ws` (class "optional") is the WebSocket upgrade: its context is websocket/proxy.ts.
+ * Class "optional": `/api/v1/ws` is the WebSocket upgrade (its context is websocket/proxy.ts); `/uploads` is
+ * HTTP (plugins/routes.ts): a token is verified when present, an anonymous visitor passes without a principal.
  */
+export const WEBSOCKET_PATHS = ['/api/v1/ws'] as const
 export const CLASS_PATTERNS: Record<RouteClass, readonly string[]> = {
-  optional: ['/api/v1/ws'],
-  anonymous: ['/public/*', '/uploads/*', '/api/v1/auth/login', '/api/v1/auth/register', '/api/v1/auth/refresh'],
+  optional: ['/api/v1/ws', '/uploads', '/uploads/*'],
+  anonymous: [
+    '/public/*',
+    '/api/v1/auth/login',
+    '/api/v1/auth/register',
+    '/api/v1/auth/refresh',
+    '/api/v1/auth/set-password',
+  ],
   authenticated: ['/api/v1/auth/*'],
   staff: ['/api/v1/*'],
   service: ['/api/v1/metrics/ingest', '/api/v1/metrics/ingest/*'],

@@ -8,7 +8,8 @@ const STALE: Verdict = { kind: 'stale' }
 const refuse = (message: string): Verdict => ({ kind: 'refuse', message })
 
 /**
- * Spec Authentication §7 as one pure function. `stale` means the token is newer than the state we hold
+ * Token acceptance (docs/api.md §2: user active, not before token_valid_after, token_version, session active
+ * and current, jti not denied) as one pure function. `stale` means the token is newer than the state we hold
  * (a refresh or login that our cache hasn't heard of yet): the caller refetches once and asks again.
  * Service principals (minted by the CLI, no identity user or auth session) are checked against
  * identity's state only where it has one.

@@ -20,6 +20,8 @@ export async function subscribeTokenState(bus: EventBus, state: TokenState, logg
       await state.applySession(data.session)
     } else if (type === IdentityEvents.tokenDenied.type && Value.Check(IdentityEvents.tokenDenied.data, data)) {
       await state.applyDenied(data)
+    } else if (type === IdentityEvents.scopeStatus.type && Value.Check(IdentityEvents.scopeStatus.data, data)) {
+      state.applyScope(data)
     } else if (type.endsWith('token_state_changed') || type === IdentityEvents.tokenDenied.type) {
       logger.warn({ type, subject }, 'token state: event with unexpected payload ignored')
     }

@@ -6,6 +6,7 @@ import {
   Nullable,
   PRINCIPAL_HEADER,
   type Principal,
+  ScopeStatus,
   SessionTokenState,
   UserTokenState,
 } from '@switchboard/contracts'
@@ -15,6 +16,7 @@ import type { GatewayMetrics } from '../metrics.ts'
 /** Identity's internal contract (see gateway/README.md). */
 export const TOKEN_STATE_PATH = '/internal/token-state'
 export const DENIED_PATH = '/internal/token-state/denied'
+export const SCOPES_PATH = '/internal/token-state/scopes'
 
 export const TokenStateResponse = Type.Object({
   user: Nullable(UserTokenState),
@@ -22,6 +24,8 @@ export const TokenStateResponse = Type.Object({
 })
 export type TokenStateResponse = Static<typeof TokenStateResponse>
 export const DeniedResponse = Type.Object({ items: Type.Array(DeniedToken) })
+/** every disabled tenant (workspace_id '') and workspace */
+export const DisabledScopes = Type.Object({ items: Type.Array(ScopeStatus) })
 
 /** The gateway calls identity as a service principal; identity should accept only kind `service`. */
 const GATEWAY_PRINCIPAL: Principal = {
@@ -91,6 +95,9 @@ export function createIdentityClient(opts: IdentityClientOptions) {
     },
     async fetchDenied(): Promise<DeniedToken[]> {
       return (await get<{ items: DeniedToken[] }>('denied', DENIED_PATH, DeniedResponse)).items
+    },
+    async fetchDisabledScopes(): Promise<ScopeStatus[]> {
+      return (await get<{ items: ScopeStatus[] }>('scopes', SCOPES_PATH, DisabledScopes)).items
     },
   }
 }

@@ -1,5 +1,5 @@
 import type { Claims } from '@switchboard/auth'
-import type { DeniedToken, PrincipalKind, SessionTokenState, UserTokenState } from '@switchboard/contracts'
+import type { DeniedToken, PrincipalKind, ScopeStatus, SessionTokenState, UserTokenState } from '@switchboard/contracts'
 import type { Cache, Logger } from '@switchboard/platform'
 import type { GatewayConfig } from '../config.ts'
 import { evaluate } from './evaluate.ts'
@@ -39,6 +39,10 @@ export function createTokenState(deps: TokenStateDeps) {
   const lastRefetch = new Map<string, number>()
   let deniedLoaded = false
   let resync: NodeJS.Timeout | undefined
+  /** disabled tenants (`t`) and workspaces (`t/w`): few, so every replica holds them all, from identity */
+  let disabled = new Set<string>()
+  const scopeKey = (s: Pick<ScopeStatus, 'tenant_id' | 'workspace_id'>) =>
+    s.workspace_id ? `${s.tenant_id}/${s.workspace_id}` : s.tenant_id
 
   const holdMs = config.denied_resync_ms * 2
   /** told the user id after each change applied from identity (open WebSockets re-check their token) */
@@ -110,6 +114,9 @@ export function createTokenState(deps: TokenStateDeps) {
    * outage must not stop the gateway from using the list it just got from identity.
    */
   async function loadDenied() {
+    // Disabled scopes are loaded with the denylist and, like it, before any token is accepted.
+    const scopes = await identity.fetchDisabledScopes()
+    disabled = new Set(scopes.filter((x) => !x.active).map(scopeKey))
     const alreadyShared = await shared.deniedLoaded().catch(() => false)
     if (!alreadyShared) {
       const items = await identity.fetchDenied()
@@ -164,6 +171,11 @@ export function createTokenState(deps: TokenStateDeps) {
           throw new TokenStateUnavailableError('denylist not loaded', { cause: err })
         })
       if (local.isDenied(claims.jti)) return { ok: false, message: 'token revoked' }
+      if (claims.tenant_id && disabled.size > 0) {
+        if (disabled.has(claims.tenant_id)) return { ok: false, message: 'tenant is disabled' }
+        if (disabled.has(`${claims.tenant_id}/${claims.workspace_id}`))
+          return { ok: false, message: 'workspace is disabled' }
+      }
       const { user, session, fetched } = await lookup(claims.user_id, claims.session_id)
       let verdict = evaluate(claims, kind, user, session)
       // Straight from identity already: a still newer token can't be explained by a stale cache.
@@ -195,7 +207,13 @@ export function createTokenState(deps: TokenStateDeps) {
       await writeShared(() => shared.putSession(s))
     },
     applyDenied,
-    /** Calls `listener(user_id)` after every change applied from identity's events; returns the unsubscribe. */
+    /** A tenant or workspace enabled or disabled: every socket is re-checked (`'*'` to the listeners). */
+    applyScope(s: ScopeStatus) {
+      if (s.active) disabled.delete(scopeKey(s))
+      else disabled.add(scopeKey(s))
+      changed('*')
+    },
+    /** Calls `listener(user_id)` (`'*'`: any user) after every change applied from identity's events; returns the unsubscribe. */
     onChange(listener: (userId: string) => void): () => void {
       listeners.add(listener)
       return () => listeners.delete(listener)

@@ -78,7 +78,7 @@ export function createLiveSockets(tokenState: TokenState, logger: Logger, pingIn
   }
 
   const unsubscribe = tokenState.onChange((userId) => {
-    for (const live of byUser.get(userId) ?? []) recheck(live)
+    for (const live of userId === '*' ? all : (byUser.get(userId) ?? [])) recheck(live)
   })
 
   // A peer that vanished without a close frame (a dropped Wi-Fi, a killed pod) is found by its missing pong.

@@ -11,7 +11,8 @@ import type { GatewayMetrics } from '../metrics.ts'
 import { type AuthDeps, bearer, installAuthentication } from '../plugins/authenticate.ts'
 import { installRouting } from '../plugins/routes.ts'
 import { installScopeGuard } from '../plugins/scope-guard.ts'
-import { CLASS_PATTERNS } from '../routing/route-classes.ts'
+import { WEBSOCKET_PATHS } from '../routing/route-classes.ts'
+import type { ServiceTable } from '../routing/service-table.ts'
 import type { TokenState } from '../token-state/token-state.ts'
 import { CLOSE, closeSide, createLiveSockets } from './live-sockets.ts'
 import { createJoin } from './relay.ts'
@@ -50,6 +51,7 @@ export interface WebsocketProxyDeps {
   tokenState: TokenState
   permissionTable: PermissionTable | undefined
   pick: (service: string) => string | undefined
+  table: ServiceTable
   metrics: GatewayMetrics
   logger: Logger
 }
@@ -105,10 +107,10 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
 
   const routes = async (app: FastifyInstance) => {
     await app.register(async (ctx) => {
-      installRouting(ctx)
+      installRouting(ctx, deps.table)
       installAuthentication(ctx, 'optional', deps.auth, websocketToken)
       installScopeGuard(ctx, deps.permissionTable, { anonymous: true })
-      for (const url of CLASS_PATTERNS.optional) {
+      for (const url of WEBSOCKET_PATHS) {
         ctx.route({
           method: 'GET',
           url,

@@ -4,7 +4,7 @@ import { TokenError, TokenErrorReason } from './errors.ts'
 export type TokenUse = 'access' | 'refresh'
 
 /**
- * Normalised JWT claims (API-NOTES.md, Auth). Absent scope is `''` (no restriction), so callers compare
+ * Normalised JWT claims (docs/api.md §2). Absent scope is `''` (no restriction), so callers compare
  * strings and never juggle undefined/null/'' variants of "unscoped".
  */
 export interface Claims {

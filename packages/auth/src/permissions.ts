@@ -1,4 +1,4 @@
-/** Role → permissions. The single table of the fleet (API-NOTES.md, Principals and permissions). */
+/** Role → permissions. The single table of the fleet (docs/api.md §3). */
 export type PermissionTable = Readonly<Record<string, readonly string[]>>
 
 export const RESOURCES = [
@@ -24,21 +24,30 @@ export type Resource = (typeof RESOURCES)[number]
 const rw = (r: Resource) => [`${r}.read`, `${r}.write`]
 const r = (res: Resource) => `${res}.read`
 
+const AGENT_PERMISSIONS = [
+  ...rw('tickets'),
+  ...rw('session_transfer'),
+  ...rw('satisfaction'),
+  ...rw('voice'),
+  ...rw('workspace'),
+  r('customers'),
+  r('agents'),
+  r('knowledge'),
+  r('assist'),
+  r('custom_fields'),
+  r('macros'),
+]
+
+/**
+ * Reading and posting in any conversation of the principal's scope, not only those assigned to it: what the
+ * conversations service checks for supervisors (an agent handles only its own sessions).
+ */
+export const SUPERVISE_PERMISSION = 'workspace.supervise'
+
 export const DEFAULT_PERMISSION_TABLE: PermissionTable = {
   admin: ['*'],
-  agent: [
-    ...rw('tickets'),
-    ...rw('session_transfer'),
-    ...rw('satisfaction'),
-    ...rw('voice'),
-    ...rw('workspace'),
-    r('customers'),
-    r('agents'),
-    r('knowledge'),
-    r('assist'),
-    r('custom_fields'),
-    r('macros'),
-  ],
+  supervisor: [...AGENT_PERMISSIONS, SUPERVISE_PERMISSION, r('statistics'), 'shift.*'],
+  agent: AGENT_PERMISSIONS,
   customer: [],
   end_user: [],
 }
@@ -96,13 +105,21 @@ export function resourceForPath(path: string): Resource | undefined {
 }
 
 /** `<resource>.read` for GET/HEAD, `.write` otherwise; `*` when the path maps to no resource. */
-/** POSTs that only read: previews the spec files under the read permission. */
+/** POSTs that only read (the batch preview), so they need the read permission (docs/api.md §3). */
 const READ_ONLY_POSTS = new Set(['/api/security/users/query'])
+
+/**
+ * Applying a macro leaves the macro as it is: it renders its text (and, on a ticket, adds a comment that the tickets
+ * service authorises as a ticket write), so agents, who read macros, may apply them.
+ */
+const READ_ONLY_POST_PATTERNS = [/^\/api\/macros\/[^/]+\/apply$/]
 
 export function requiredPermission(method: string, path: string): string {
   const resource = resourceForPath(path)
   if (!resource) return '*'
   const m = method.toUpperCase()
-  const reads = m === 'GET' || m === 'HEAD' || (m === 'POST' && READ_ONLY_POSTS.has(path.replace(/\/+$/, '')))
+  const bare = pathOnly(path).replace(/\/+$/, '')
+  const readOnlyPost = READ_ONLY_POSTS.has(bare) || READ_ONLY_POST_PATTERNS.some((re) => re.test(bare))
+  const reads = m === 'GET' || m === 'HEAD' || (m === 'POST' && readOnlyPost)
   return `${resource}.${reads ? 'read' : 'write'}`
 }

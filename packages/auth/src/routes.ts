@@ -3,7 +3,7 @@ import type { PrincipalKind } from '@switchboard/contracts'
 /**
  * Who may call a path, before any resource permission:
  * - anonymous: no token needed (a token, if sent, is ignored and never forwarded)
- * - optional: a token is verified when present (the public WebSocket)
+ * - optional: a token is verified when present (the public WebSocket, uploads: anonymous widget visitors too)
  * - authenticated: any verified principal, end users included (auth self-service)
  * - staff: agent, admin or service (AI, real-time management)
  * - service: service principals only (metrics ingest)
@@ -20,6 +20,7 @@ const ANONYMOUS_EXACT = new Set([
   '/api/v1/auth/register',
   '/api/v1/auth/login',
   '/api/v1/auth/refresh',
+  '/api/v1/auth/set-password',
 ])
 
 function under(path: string, prefix: string): boolean {
@@ -28,10 +29,10 @@ function under(path: string, prefix: string): boolean {
 
 /** Classifies a path (without query string). Unknown /api/v1 areas default to staff: closed, not open. */
 export function routeClass(path: string): RouteClass {
-  if (ANONYMOUS_EXACT.has(path) || under(path, '/public') || under(path, '/uploads') || under(path, '/docs')) {
+  if (ANONYMOUS_EXACT.has(path) || under(path, '/public') || under(path, '/docs')) {
     return 'anonymous'
   }
-  if (path === '/api/v1/ws') return 'optional'
+  if (path === '/api/v1/ws' || under(path, '/uploads')) return 'optional'
   if (under(path, '/api/v1/auth')) return 'authenticated'
   if (under(path, '/api/v1/metrics/ingest')) return 'service'
   if (under(path, '/api/v1')) return 'staff'
@@ -52,7 +53,7 @@ export function kindAllowed(cls: RouteClass, kind: PrincipalKind): boolean {
   return ALLOWED[cls].includes(kind)
 }
 
-/** Every class that verifies a token is scope-guarded (spec Authentication §6: /api/* and protected /api/v1/*). */
+/** Every class that verifies a token is scope-guarded: /api/* and the protected /api/v1/* (docs/api.md §4). */
 export function scopeGuarded(cls: RouteClass): boolean {
   return cls !== 'anonymous'
 }

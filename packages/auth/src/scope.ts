@@ -50,7 +50,7 @@ function resolveDim(name: string, kind: PrincipalKind, token: string, header: st
 }
 
 /**
- * The effective request scope (API-NOTES.md, Conventions): token scope, or for unscoped admin/service
+ * The effective request scope (docs/api.md §4): token scope, or for unscoped admin/service
  * tokens the selectors narrowing it. Pure; the gateway maps a failure to its status and code.
  */
 export function resolveScope(input: ScopeInput): ScopeResult {

@@ -97,3 +97,14 @@ t.test('route classes', async (t) => {
   t.notOk(kindAllowed('service', 'admin'))
   t.ok(kindAllowed('service', 'service'))
 })
+
+t.test(
+  "applying a macro needs only macros.read at the gateway (the ticket write is the service's check)",
+  async (t) => {
+    t.equal(requiredPermission('POST', '/api/macros/0193abc/apply'), 'macros.read')
+    t.equal(requiredPermission('POST', '/api/macros/0193abc/apply?x=1'), 'macros.read')
+    t.equal(requiredPermission('POST', '/api/macros'), 'macros.write', 'creating one is still a write')
+    t.equal(requiredPermission('PUT', '/api/macros/0193abc'), 'macros.write')
+    t.ok(hasPermission(expandPermissions(['agent']), requiredPermission('POST', '/api/macros/m/apply')), 'agents may')
+  },
+)

@@ -4,6 +4,7 @@ import { registerBaseline } from './commands/baseline.ts'
 import { registerDlq } from './commands/dlq.ts'
 import { registerNamespace } from './commands/namespace.ts'
 import { registerRun } from './commands/run.ts'
+import { registerTenant } from './commands/tenant.ts'
 import { registerToken } from './commands/token.ts'
 
 const program = new Command('switchboard')
@@ -14,6 +15,7 @@ registerDlq(program)
 registerToken(program)
 registerBaseline(program)
 registerNamespace(program)
+registerTenant(program)
 
 try {
   await program.parseAsync(process.argv)

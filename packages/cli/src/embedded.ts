@@ -3,8 +3,16 @@ import { resolve } from 'node:path'
 import { createMemoryBus, type EventBus } from '@switchboard/events'
 import { type Cache, createCache, createRootLogger, type Logger } from '@switchboard/platform'
 import { type ResolvedSecret, randomSecret, resolveSecret } from './secrets.ts'
-import { type DemoSeed, seedWithIdentity } from './seed.ts'
-import { loadUnit, SERVICES, type ServiceName, UNITS, type UnitApp } from './units.ts'
+import { type DemoSeed, seedUnits } from './seed.ts'
+import {
+  GATEWAY,
+  loadUnit,
+  type RunnableUnit,
+  SERVICES,
+  type UnitApp,
+  type UnitModule,
+  upstreamEnvOf,
+} from './units.ts'
 
 export interface EmbeddedOptions {
   /** the gateway's port (0 picks a free one) */
@@ -18,15 +26,17 @@ export interface EmbeddedOptions {
   logger?: Logger
   /** seed the demo tenant (default true) */
   seed?: boolean
-  /** run only these services (default: all); the gateway answers 503 for the others */
-  services?: readonly ServiceName[]
+  /** run only these services, by name (default: every built service); the gateway answers 503 for the others */
+  services?: readonly string[]
+  /** units beyond the registry's, started like them (their prefixes go in GATEWAY_EXTRA_ROUTES) */
+  extraUnits?: readonly RunnableUnit[]
 }
 
 export interface EmbeddedSystem {
   /** the gateway's base URL */
   url: string
-  /** each service's own loopback address */
-  serviceUrls: Record<ServiceName, string>
+  /** each service's own loopback address, by name */
+  serviceUrls: Record<string, string>
   /** tenant, workspace and the accounts the seed made (or found) */
   seeded: DemoSeed | undefined
   secrets: { jwt: ResolvedSecret; internal: ResolvedSecret }
@@ -95,21 +105,24 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     await cache.close().catch(() => {})
   }
   try {
-    const serviceUrls = {} as Record<ServiceName, string>
-    const services = SERVICES.filter((s) => !opts.services || opts.services.includes(s))
+    const serviceUrls: Record<string, string> = {}
+    const services = [
+      ...SERVICES.filter((s) => !opts.services || opts.services.includes(s.name)),
+      ...(opts.extraUnits ?? []),
+    ]
     const upstreams: NodeJS.ProcessEnv = {}
-    const apps = {} as Record<ServiceName, UnitApp>
-    for (const name of services) {
-      const unit = await loadUnit(name)
-      const config = unit.loadConfig(shared)
-      const app = await unit.build(config, { logger, bus, cache })
+    const apps: Array<{ unit: RunnableUnit; module: UnitModule; app: UnitApp }> = []
+    for (const unit of services) {
+      const module = await loadUnit(unit)
+      // the services started before this one, by the UPSTREAM_<SERVICE> the gateway reads (registry order)
+      const app = await module.build(module.loadConfig({ ...shared, ...upstreams }), { logger, bus, cache })
       started.push(app)
-      apps[name] = app
+      apps.push({ unit, module, app })
       await app.listen({ host: '127.0.0.1', port: 0 })
-      serviceUrls[name] = addressOf(app)
-      upstreams[UNITS[name].upstreamEnv!] = serviceUrls[name]
+      serviceUrls[unit.name] = addressOf(app)
+      upstreams[upstreamEnvOf(unit.name)] = serviceUrls[unit.name]
     }
-    const gateway = await loadUnit('gateway')
+    const gateway = await loadUnit(GATEWAY)
     const gatewayConfig = gateway.loadConfig({
       ...shared,
       ...upstreams,
@@ -120,7 +133,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     started.push(gatewayApp)
     await gatewayApp.listen({ host: opts.host ?? env.HOST ?? '127.0.0.1', port: opts.port ?? Number(env.PORT ?? 8080) })
     const url = addressOf(gatewayApp)
-    const seeded = opts.seed === false ? undefined : await seedWithIdentity(apps.identity, { env, logger, dataDir })
+    const seeded = opts.seed === false ? undefined : await seedUnits(apps, { env, logger, dataDir })
     return { url, serviceUrls, seeded, secrets, dataDir, bus, cache, close: closeAll }
   } catch (err) {
     await closeAll()

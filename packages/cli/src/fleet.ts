@@ -1,15 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { dirname, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import { createRootLogger, type Logger } from '@switchboard/platform'
 import { portRange, waitForOk } from './ports.ts'
 import { resolveSecret } from './secrets.ts'
 import { type DemoSeed, seedOneOff } from './seed.ts'
-import { SERVICES, type ServiceName, UNITS, type UnitName } from './units.ts'
+import { GATEWAY, mainOf, REPO_ROOT, type RunnableUnit, SERVICES, upstreamEnvOf } from './units.ts'
 
-/** The repository root (this file is packages/cli/src/fleet.ts). */
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+export { REPO_ROOT }
 /** Node arguments that make a spawned unit (given an 'ipc' stdio slot) stop when the runner is gone. */
 export const FOLLOW_PARENT = ['--import', new URL('./follow-parent.ts', import.meta.url).href]
 
@@ -33,12 +31,15 @@ export interface FleetOptions {
   logger?: Logger
   seed?: boolean
   readyTimeoutMs?: number
-  /** run only these services (default: all) */
-  services?: readonly ServiceName[]
+  /** run only these services, by name (default: every built service) */
+  services?: readonly string[]
+  /** units beyond the registry's, started like them (their prefixes go in GATEWAY_EXTRA_ROUTES) */
+  extraUnits?: readonly RunnableUnit[]
 }
 
 export interface FleetChild {
-  unit: UnitName
+  /** the unit's name (`identity`, `gateway`) */
+  unit: string
   /** `identity.1`, `gateway.2`, … */
   name: string
   url: string
@@ -47,19 +48,19 @@ export interface FleetChild {
 
 export interface Fleet {
   gatewayUrls: string[]
-  serviceUrls: Record<ServiceName, string[]>
+  serviceUrls: Record<string, string[]>
   children: FleetChild[]
   namespace: string | undefined
   /** the environment every child got, plus, per service, DB_SCHEMA (see `unitEnv`) */
   env: NodeJS.ProcessEnv
-  unitEnv(unit: UnitName): NodeJS.ProcessEnv
+  unitEnv(unit: string): NodeJS.ProcessEnv
   seeded: DemoSeed | undefined
   /** SIGTERM to the gateways, then the services; SIGKILL to anything still alive after the grace period */
   close(): Promise<void>
 }
 
 /** Per-unit isolation settings derived from the namespace (or the plain defaults without one). */
-export function namespaced(env: NodeJS.ProcessEnv, unit: UnitName, namespace: string | undefined): NodeJS.ProcessEnv {
+export function namespaced(env: NodeJS.ProcessEnv, unit: string, namespace: string | undefined): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {}
   const schema = unit.replaceAll('-', '_')
   if (namespace) {
@@ -108,27 +109,30 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   }
   for (const k of ['JWT_SECRET_FILE', 'INTERNAL_SECRET_FILE', 'CACHE_DRIVER', 'BUS_DRIVER', 'SQLITE_FILE'])
     delete env[k]
-  const unitEnv = (unit: UnitName): NodeJS.ProcessEnv => ({ ...env, ...namespaced(base, unit, namespace) })
+  const unitEnv = (unit: string): NodeJS.ProcessEnv => ({ ...env, ...namespaced(base, unit, namespace) })
 
-  const services = SERVICES.filter((s) => !opts.services || opts.services.includes(s))
+  const services = [
+    ...SERVICES.filter((s) => !opts.services || opts.services.includes(s.name)),
+    ...(opts.extraUnits ?? []),
+  ]
   const servicePorts = await portRange(opts.servicePort ?? 8101, services.length * replicas)
   const gatewayPorts = await portRange(opts.port ?? Number(base.PORT ?? 8080), gatewayReplicas)
-  const serviceUrls = {} as Record<ServiceName, string[]>
+  const serviceUrls: Record<string, string[]> = {}
   services.forEach((s, k) => {
-    serviceUrls[s] = servicePorts.slice(k * replicas, (k + 1) * replicas).map((p) => `http://127.0.0.1:${p}`)
+    serviceUrls[s.name] = servicePorts.slice(k * replicas, (k + 1) * replicas).map((p) => `http://127.0.0.1:${p}`)
   })
   const gatewayUrls = gatewayPorts.map((p) => `http://127.0.0.1:${p}`)
   const upstreams: NodeJS.ProcessEnv = {}
-  for (const s of services) upstreams[UNITS[s].upstreamEnv!] = serviceUrls[s].join(',')
+  for (const s of services) upstreams[upstreamEnvOf(s.name)] = serviceUrls[s.name]!.join(',')
 
   const children: FleetChild[] = []
   const exits = new Map<string, string>()
-  const spawnUnit = (unit: UnitName, index: number, url: string, extra: NodeJS.ProcessEnv) => {
-    const name = `${unit}.${index + 1}`
+  const spawnUnit = (unit: RunnableUnit, index: number, url: string, extra: NodeJS.ProcessEnv) => {
+    const name = `${unit.name}.${index + 1}`
     const port = new URL(url).port
-    const child = spawn(process.execPath, [...FOLLOW_PARENT, join(REPO_ROOT, UNITS[unit].dir, 'src/main.ts')], {
+    const child = spawn(process.execPath, [...FOLLOW_PARENT, join(mainOf(unit), 'src/main.ts')], {
       cwd: REPO_ROOT,
-      env: { ...unitEnv(unit), ...extra, HOST: '127.0.0.1', PORT: port, REPLICA_ID: name },
+      env: { ...unitEnv(unit.name), ...extra, HOST: '127.0.0.1', PORT: port, REPLICA_ID: name },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     })
     const pad = name.padEnd(10)
@@ -136,7 +140,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
       createInterface({ input: stream! }).on('line', (line) => output(`${pad}| ${line}`, name))
     }
     child.once('exit', (code, signal) => exits.set(name, `exited (${signal ?? code})`))
-    children.push({ unit, name, url, process: child })
+    children.push({ unit: unit.name, name, url, process: child })
   }
 
   // If this process dies without close() (a crashed test run), its children must not outlive it.
@@ -159,18 +163,18 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
 
   try {
     for (const s of services) {
-      for (const [i, url] of serviceUrls[s].entries()) spawnUnit(s, i, url, {})
+      // services reach one another (the hub → conversations) by the same UPSTREAM_<SERVICE> the gateway reads
+      for (const [i, url] of serviceUrls[s.name]!.entries()) spawnUnit(s, i, url, upstreams)
     }
     const readyTimeoutMs = opts.readyTimeoutMs ?? 60_000
     const ready = (c: FleetChild) => waitForOk(`${c.url}/ready`, readyTimeoutMs, () => exits.get(c.name))
     await Promise.all(children.map(ready))
     // The gateway loads the denylist from identity at start, so it comes once the services answer; the seed
     // needs only identity and runs while the gateways boot.
-    for (const [i, url] of gatewayUrls.entries()) spawnUnit('gateway', i, url, upstreams)
+    const gatewayEnv = { ...upstreams, GATEWAY_REPLICAS: String(gatewayReplicas) }
+    for (const [i, url] of gatewayUrls.entries()) spawnUnit(GATEWAY, i, url, gatewayEnv)
     const [seeded] = await Promise.all([
-      opts.seed === false || !services.includes('identity')
-        ? undefined
-        : seedOneOff({ env: unitEnv('identity'), logger, dataDir }),
+      opts.seed === false ? undefined : seedOneOff(services, (u) => unitEnv(u.name), { env, logger, dataDir }),
       ...children.filter((c) => c.unit === 'gateway').map(ready),
     ])
     return { gatewayUrls, serviceUrls, children, namespace, env, unitEnv, seeded, close }

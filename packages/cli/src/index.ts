@@ -8,4 +8,12 @@ export { freePort, portRange, waitForOk } from './ports.ts'
 export { findSecret, resolveSecret } from './secrets.ts'
 export type { DemoAccount, DemoSeed } from './seed.ts'
 export { type MintOptions, mintServiceToken } from './service-token.ts'
-export { loadUnit, SERVICES, type ServiceName, UNITS, type UnitName } from './units.ts'
+export {
+  GATEWAY,
+  loadUnit,
+  mainOf,
+  type RunnableUnit,
+  SERVICES,
+  type UnitModule,
+  upstreamEnvOf,
+} from './units.ts'

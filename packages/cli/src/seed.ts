@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from '@switchboard/platform'
 import { secretsDir } from './secrets.ts'
-import { loadUnit, type UnitApp } from './units.ts'
+import { loadUnit, type RunnableUnit, type UnitApp, type UnitModule } from './units.ts'
 
 export interface DemoAccount {
   username: string
@@ -27,6 +27,7 @@ export interface SeedOptions {
   dataDir: string
 }
 
+/** What identity's seed answers (its descriptor's `seed`): the demo scope and the two accounts. */
 interface IdentitySeedResult {
   tenant_id: string
   workspace_id: string
@@ -34,31 +35,36 @@ interface IdentitySeedResult {
   agent: { username: string; password: string | null; created: boolean }
 }
 
-type SeedDemo = (app: unknown, opts: Record<string, string | undefined>) => Promise<IdentitySeedResult>
-
 function passwordFile(dataDir: string, role: 'admin' | 'agent') {
   return join(secretsDir(dataDir), `${role}_password`)
 }
 
 /**
- * Seeds through identity's own `seedDemo` (idempotent), given a built identity app (listening or not).
- * ADMIN_PASSWORD / AGENT_PASSWORD are made current when given; otherwise identity generates one when it
- * creates the account, and it is kept under DATA_DIR so a restart can show it again (a restart never
- * resets a password that was not given).
+ * Seeds every unit whose descriptor has a seed, given the built apps (listening or not), in registry order;
+ * the demo accounts come from identity's. ADMIN_PASSWORD / AGENT_PASSWORD are made current when given;
+ * otherwise identity generates one when it creates the account, and it is kept under DATA_DIR so a restart
+ * can show it again (a restart never resets a password that was not given).
  */
-export async function seedWithIdentity(identity: UnitApp, opts: SeedOptions): Promise<DemoSeed> {
-  const mod = await loadUnit('identity')
-  const seedDemo = mod.seedDemo as SeedDemo | undefined
-  if (typeof seedDemo !== 'function') throw new Error('@switchboard/identity does not export seedDemo')
+export async function seedUnits(
+  apps: ReadonlyArray<{ unit: RunnableUnit; module: UnitModule; app: UnitApp }>,
+  opts: SeedOptions,
+): Promise<DemoSeed | undefined> {
   const { env, dataDir } = opts
-  const result = await seedDemo(identity, {
+  const seedOpts = {
     adminUsername: env.ADMIN_USERNAME || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
     agentUsername: env.AGENT_USERNAME || undefined,
     agentPassword: env.AGENT_PASSWORD || undefined,
-  })
+  }
+  let result: IdentitySeedResult | undefined
+  for (const { unit, module, app } of apps) {
+    const seeded = await module.service?.seed?.(app, seedOpts)
+    if (unit.name === 'identity') result = seeded as IdentitySeedResult
+  }
+  if (!result) return undefined
+  const r0 = result
   const account = (role: 'admin' | 'agent'): DemoAccount => {
-    const r = result[role]
+    const r = r0[role]
     const given = role === 'admin' ? env.ADMIN_PASSWORD : env.AGENT_PASSWORD
     const file = passwordFile(dataDir, role)
     if (r.password && !given) {
@@ -84,16 +90,25 @@ export async function seedWithIdentity(identity: UnitApp, opts: SeedOptions): Pr
 }
 
 /**
- * The fleet's one-off seed: builds an identity instance (not listening) on the fleet's own database, cache and
- * bus, seeds through it, and closes it.
+ * The fleet's one-off seed: builds each seeding unit (not listening) on the fleet's own database, cache and bus,
+ * seeds through it, and closes it.
  */
-export async function seedOneOff(opts: SeedOptions): Promise<DemoSeed> {
-  const mod = await loadUnit('identity')
-  const env = { ...opts.env, PORT: '0', SEED_DEMO: 'false' }
-  const app = await mod.build(mod.loadConfig(env), { logger: opts.logger.child({ unit: 'seed' }) })
+export async function seedOneOff(
+  units: readonly RunnableUnit[],
+  unitEnv: (unit: RunnableUnit) => NodeJS.ProcessEnv,
+  opts: SeedOptions,
+): Promise<DemoSeed | undefined> {
+  const built: Array<{ unit: RunnableUnit; module: UnitModule; app: UnitApp }> = []
   try {
-    return await seedWithIdentity(app, opts)
+    for (const unit of units) {
+      const module = await loadUnit(unit)
+      if (!module.service?.seed) continue
+      const env = { ...unitEnv(unit), PORT: '0', SEED_DEMO: 'false' }
+      const app = await module.build(module.loadConfig(env), { logger: opts.logger.child({ unit: 'seed' }) })
+      built.push({ unit, module, app })
+    }
+    return await seedUnits(built, opts)
   } finally {
-    await app.close()
+    for (const { app } of built) await app.close()
   }
 }

@@ -1,26 +1,22 @@
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { BUILT_SERVICES, UNITS, type UnitEntry, upstreamEnvOf } from '@switchboard/contracts'
 import type { EventBus } from '@switchboard/events'
 import type { Cache, Logger } from '@switchboard/platform'
 
-/** The services the gateway fronts, in start order (the gateway comes last, it needs their addresses). */
-export const SERVICES = ['identity', 'tickets', 'audit'] as const
-export type ServiceName = (typeof SERVICES)[number]
-export type UnitName = ServiceName | 'gateway'
+/** The repository root (this file is packages/cli/src/units.ts). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 
-export interface UnitInfo {
-  /** package directory from the repository root; `node <dir>/src/main.ts` runs one replica */
-  dir: string
-  /** the unit's own default port (production and `npm run fleet`) */
-  port: number
-  /** the gateway's environment variable that lists this service's replicas */
-  upstreamEnv?: string
+/** A unit a runner can start: a registry line with a folder (or a throw-away one, in the template test). */
+export interface RunnableUnit extends UnitEntry {
+  readonly dir: string
 }
 
-export const UNITS: Record<UnitName, UnitInfo> = {
-  identity: { dir: 'services/identity', port: 8101, upstreamEnv: 'UPSTREAM_IDENTITY' },
-  tickets: { dir: 'services/tickets', port: 8102, upstreamEnv: 'UPSTREAM_TICKETS' },
-  audit: { dir: 'services/audit', port: 8103, upstreamEnv: 'UPSTREAM_AUDIT' },
-  gateway: { dir: 'gateway', port: 8080 },
-}
+/** The services the runners start by default, in registry order (the gateway comes last: it needs their addresses). */
+export const SERVICES: readonly RunnableUnit[] = BUILT_SERVICES.map((name) => UNITS[name])
+export const GATEWAY: RunnableUnit = UNITS.gateway
+
+export { upstreamEnvOf }
 
 export interface UnitDeps {
   logger: Logger
@@ -35,49 +31,29 @@ export interface UnitApp {
   server: { address(): unknown }
 }
 
-/** What every unit exports (STYLE.md): a pure config loader and a builder of an un-listened Fastify app. */
+/**
+ * What every unit's `src/index.ts` exports: a pure config loader and a builder of an un-listened app; a
+ * service also exports its descriptor as `service` (whose optional `seed` the runners call).
+ */
 export interface UnitModule {
   loadConfig(env: NodeJS.ProcessEnv): any
   build(config: any, deps: UnitDeps): Promise<UnitApp>
+  service?: { seed?(app: UnitApp, opts: Record<string, string | undefined>): Promise<unknown> }
   [name: string]: unknown
 }
 
-const PACKAGES: Record<UnitName, string> = {
-  identity: '@switchboard/identity',
-  tickets: '@switchboard/tickets',
-  audit: '@switchboard/audit',
-  gateway: '@switchboard/gateway',
-}
-
-async function tryImport(specifier: string): Promise<Record<string, unknown> | undefined> {
-  try {
-    return (await import(specifier)) as Record<string, unknown>
-  } catch (err) {
-    const code = (err as { code?: string }).code
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') {
-      // Only "this file does not exist" is a reason to look elsewhere; a broken module must surface.
-      if (String((err as Error).message).includes(specifier.split('/').pop()!)) return undefined
-    }
-    throw err
-  }
-}
+/** `<dir>/src/main.ts`: what `npm run fleet` and the container entrypoint run for one replica. */
+export const mainOf = (unit: RunnableUnit) => (unit.dir.startsWith('/') ? unit.dir : join(REPO_ROOT, unit.dir))
 
 /**
- * Loads a unit's `build` and `loadConfig`: from its `src/index.ts`, else from `src/build.ts` + `src/config.ts`.
- * Imported lazily (by name, not statically) so a command that needs one unit does not load them all.
+ * Loads a unit's `src/index.ts` by path, lazily, so a command that needs one unit does not load them all and
+ * a unit outside the workspace (the template test's) loads the same way.
  */
-export async function loadUnit(name: UnitName): Promise<UnitModule> {
-  const pkg = PACKAGES[name]
-  const merged: Record<string, unknown> = {}
-  for (const file of ['index.ts', 'build.ts', 'config.ts']) {
-    const mod = await tryImport(`${pkg}/${file}`)
-    if (mod) for (const [k, v] of Object.entries(mod)) if (!(k in merged)) merged[k] = v
-    if (typeof merged.build === 'function' && typeof merged.loadConfig === 'function') break
+export async function loadUnit(unit: RunnableUnit): Promise<UnitModule> {
+  const file = join(mainOf(unit), 'src/index.ts')
+  const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>
+  if (typeof mod.build !== 'function' || typeof mod.loadConfig !== 'function') {
+    throw new Error(`${file} does not export build(config, deps) and loadConfig(env)`)
   }
-  if (typeof merged.build !== 'function' || typeof merged.loadConfig !== 'function') {
-    throw new Error(
-      `${pkg} does not export build(config, deps) and loadConfig(env) (looked in src/index.ts, build.ts, config.ts)`,
-    )
-  }
-  return merged as UnitModule
+  return mod as UnitModule
 }

@@ -7,7 +7,7 @@ import { REPO_ROOT } from '../src/fleet.ts'
 
 const bin = join(REPO_ROOT, 'packages/cli/src/bin.ts')
 const strong = 'a-strong-jwt-secret-of-more-than-32-characters'
-const base = { PATH: process.env.PATH, INTERNAL_SECRET: 'internal-secret-0123456789' }
+const base = { PATH: process.env.PATH, INTERNAL_SECRET: 'internal-secret-of-the-cli-tests-0123456789' }
 
 async function cli(args: string[], env: NodeJS.ProcessEnv) {
   try {

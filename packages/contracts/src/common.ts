@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
 
-/** The one error body of the fleet (API-NOTES.md, Conventions). */
+/** The one error body of the fleet (docs/api.md §5). */
 export const ErrorBody = Type.Object(
   {
     error: Type.String({ description: 'short label' }),
@@ -15,9 +15,14 @@ export type ErrorBody = Static<typeof ErrorBody>
 export const Timestamp = Type.String({ format: 'date-time' })
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 
+/** The highest page a list accepts: beyond it an offset is nonsense, and an unbounded integer reaches the database. */
+export const MAX_PAGE = 1_000_000
+export const MAX_PAGE_SIZE = 200
+
+/** `page` from 1, `page_size` 1–200 (default 20): bounded, so `page=1e309` is a 400 naming the parameter. */
 export const PageQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 })),
+  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 })),
 })
 export type PageQuery = Static<typeof PageQuery>
 
@@ -34,7 +39,3 @@ export const Paginated = <T extends TSchema>(item: T) =>
 /** Bounded list envelope (auth sessions, security look-ups, batch results). */
 export const BoundedList = <T extends TSchema>(item: T) =>
   Type.Object({ count: Type.Integer(), items: Type.Array(item) })
-
-export function pageOf<T>(data: T[], total: number, page: number, pageSize: number) {
-  return { data, total, page, page_size: pageSize, pages: Math.max(1, Math.ceil(total / pageSize)) }
-}

@@ -6,7 +6,7 @@ export const Actor = Type.Object({
 })
 export type Actor = Static<typeof Actor>
 
-/** Envelope of every domain event on the bus (ARCHITECTURE.md §2). `id` is a UUIDv7. */
+/** Envelope of every domain event on the bus (docs/architecture.md §2). `id` is a UUIDv7. */
 export const EventEnvelope = <T extends TSchema>(data: T) =>
   Type.Object({
     id: Type.String(),
@@ -32,6 +32,19 @@ export interface Envelope<T = unknown> {
   data: T
 }
 
+/**
+ * An event's contract: its type (also its subject, `<service>.<aggregate>.<event>`) and the schema of its
+ * `data`. Services emit only events of their descriptor's catalogs, and the platform checks every payload
+ * against `data` before it reaches the outbox.
+ */
+export interface EventDef<T extends TSchema = TSchema> {
+  readonly type: string
+  readonly data: T
+  /** schema version of `data` (default 1) */
+  readonly version?: number
+}
+export type EventCatalog = Readonly<Record<string, EventDef>>
+
 export const SYSTEM_ACTOR: Actor = { user_id: 'system', kind: 'service' }
 
 /**
@@ -41,6 +54,8 @@ export const SYSTEM_ACTOR: Actor = { user_id: 'system', kind: 'service' }
 export const STREAMS = {
   IDENTITY: { subjects: ['identity.>'] },
   TICKETS: { subjects: ['tickets.>'] },
+  CONVERSATIONS: { subjects: ['conversations.>'] },
   AUDIT: { subjects: ['audit.>'] },
+  REALTIME: { subjects: ['realtime.>'] },
 } as const
 export type StreamName = keyof typeof STREAMS

@@ -54,3 +54,24 @@ export async function appendOutbox(
     })
     .execute()
 }
+
+/** Several events in one statement (the same rows `appendOutbox` writes one by one). */
+export async function appendOutboxMany(
+  trx: Kysely<any>,
+  items: ReadonlyArray<{ subject: string; envelope: Envelope; headers?: Record<string, string> }>,
+): Promise<void> {
+  if (items.length === 0) return
+  const now = new Date().toISOString()
+  await (trx as Kysely<EventsTables>)
+    .insertInto('outbox')
+    .values(
+      items.map((i) => ({
+        id: i.envelope.id,
+        subject: i.subject,
+        envelope: JSON.stringify(i.envelope),
+        headers: JSON.stringify(i.headers ?? {}),
+        created_at: now,
+      })),
+    )
+    .execute()
+}

@@ -11,7 +11,7 @@ export type BusFactory = (metrics: EventBusMetrics) => Promise<EventBus>
 const ORDERS: StreamDef = { name: 'ORDERS', subjects: ['orders.>'] }
 
 /**
- * The EventBus contract (ARCHITECTURE.md §2): every adapter passes these cases unchanged. If an
+ * The EventBus contract (docs/architecture.md §2): every adapter passes these cases unchanged. If an
  * adapter can't pass one, the adapter is wrong, not the case.
  */
 export function eventBusContract(t: Test, factory: BusFactory): void {

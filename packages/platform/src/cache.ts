@@ -15,6 +15,11 @@ export interface Cache {
   zadd(key: string, score: number, member: string): Promise<void>
   zrangeByScore(key: string, min: number, max: number): Promise<string[]>
   zremRangeByScore(key: string, min: number, max: number): Promise<number>
+  /**
+   * Takes the lease `key` for `owner` for `ttlMs`, or extends it when `owner` already holds it: true when
+   * `owner` holds it now. What lets a worker run on one replica at a time (platform `service/workers.ts`).
+   */
+  lease(key: string, owner: string, ttlMs: number): Promise<boolean>
   ping(): Promise<boolean>
   close(): Promise<void>
   /** the raw client when Redis backs the cache (the gateway's rate limiter runs its script on it) */
@@ -31,6 +36,13 @@ export function createCache(config: CacheConfig): Cache {
  * every request that touches it. Redis answers in well under a millisecond when healthy.
  */
 const COMMAND_TIMEOUT_MS = 250
+
+// Take the lease when free, extend it when ours: one round trip, atomic.
+const LEASE_SCRIPT = `
+local v = redis.call('GET', KEYS[1])
+if v == false then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+return 0`
 
 function redisCache(url: string, prefix: string): Cache {
   const redis = new Redis(url, {
@@ -61,6 +73,8 @@ function redisCache(url: string, prefix: string): Cache {
     },
     zrangeByScore: (key, min, max) => redis.zrangebyscore(k(key), min, max),
     zremRangeByScore: (key, min, max) => redis.zremrangebyscore(k(key), min, max),
+    lease: async (key, owner, ttlMs) =>
+      (await redis.eval(LEASE_SCRIPT, 1, k(key), owner, String(Math.max(1, Math.ceil(ttlMs))))) === 1,
     ping: async () => (await redis.ping()) === 'PONG',
     close: async () => {
       await redis.quit().catch(() => redis.disconnect())
@@ -109,6 +123,12 @@ function memoryCache(prefix: string): Cache {
       let n = 0
       for (const [m, s] of z) if (s >= min && s <= max && z.delete(m)) n++
       return n
+    },
+    lease: async (key, owner, ttlMs) => {
+      const e = live(key)
+      if (e && e.value !== owner) return false
+      values.set(key, { value: owner, expires: Date.now() + ttlMs })
+      return true
     },
     ping: async () => true,
     close: async () => {

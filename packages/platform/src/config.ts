@@ -77,7 +77,9 @@ export type ServiceBaseConfig = Static<typeof ServiceBaseConfig>
  * sqlite for development), with `DATABASE_URL`, `DATA_DIR`, `REDIS_URL` / `CACHE_DRIVER=memory`,
  * `NATS_URL` / `BUS_DRIVER=memory`.
  */
-export function baseConfigFromEnv(env: NodeJS.ProcessEnv, service: string, defaultPort: number) {
+export function baseConfigFromEnv(env: NodeJS.ProcessEnv, unit: { name: string; port: number }) {
+  const service = unit.name
+  const defaultPort = unit.port
   const driver = env.DB_DRIVER === 'sqlite' ? 'sqlite' : 'postgres'
   const dataDir = env.DATA_DIR ?? './data'
   return {

@@ -114,7 +114,7 @@ t.test('parameterised SELECTs run as prepared statements; a stale one is renewed
 
 t.test('DB_PREPARED_STATEMENTS=false: nothing prepared', async (t) => {
   const env = { INTERNAL_SECRET: 'internal-secret-for-tests-0123456789', DB_PREPARED_STATEMENTS: 'false' }
-  const config = parseConfig(ServiceBaseConfig, baseConfigFromEnv(env, 'svc', 1))
+  const config = parseConfig(ServiceBaseConfig, baseConfigFromEnv(env, { name: 'svc', port: 1 }))
   t.equal(config.database.driver === 'postgres' && config.database.prepared_statements, false)
   const { db } = await openDb(t, false)
   await sql`create table items (id text primary key)`.execute(db)

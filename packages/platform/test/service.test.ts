@@ -2,11 +2,17 @@ import { signInternalPrincipal } from '@switchboard/auth'
 import { PRINCIPAL_HEADER, type Principal } from '@switchboard/contracts'
 import { createMemoryBus, type Delivery } from '@switchboard/events'
 import { engineUrls, uniqueId } from '@switchboard/testing'
-import type { FastifyPluginAsync } from 'fastify'
 import type { Kysely } from 'kysely'
 import pg from 'pg'
 import t from 'tap'
-import { CommonErrors, createRootLogger, createService, withPrincipal } from '../src/index.ts'
+import {
+  CommonErrors,
+  createRootLogger,
+  defineService,
+  type RouteModule,
+  type ServiceBaseConfig,
+  type ServiceContext,
+} from '../src/index.ts'
 
 const secret = 'internal-secret-for-tests-0123456789'
 const logger = createRootLogger({ level: 'silent' })
@@ -22,18 +28,20 @@ const migrations = {
   },
 }
 
-const routes: FastifyPluginAsync = async (app) => {
+type ItemsService = ServiceContext<ServiceBaseConfig, { items: { id: string } }>
+
+const routes: RouteModule<ItemsService> = async (app, svc) => {
   app.post('/api/items', async (request, reply) => {
     const { id } = request.body as { id: string }
     if (!id) throw new CommonErrors.BadRequest('body.id is required')
-    await app.db.insertInto('items').values({ id }).execute()
+    await svc.db.insertInto('items').values({ id }).execute()
     request.audit.resource_id = id
     request.audit.after = { id, api_key: 'k-123', tenant_id: 'acme', workspace_id: 'support' }
     return reply.code(201).send({ id })
   })
   app.get('/api/items/:id', async (request) => {
     const { id } = request.params as { id: string }
-    const row = await app.db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst()
+    const row = await svc.db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst()
     if (!row) throw new CommonErrors.NotFound('item')
     return row
   })
@@ -61,26 +69,29 @@ for (const mode of ['postgres', 'sqlite'] as const) {
     await bus.subscribe('audit.>', async (d) => {
       audits.push(d)
     })
-    const app = await createService({
-      config: {
-        service: 'items',
-        host: '127.0.0.1',
-        port: 0,
-        log_level: 'silent',
-        environment: 'test',
-        internal_secret: secret,
-        body_limit_bytes: 1024,
-        database:
-          mode === 'postgres'
-            ? { driver: 'postgres', url: engineUrls().databaseUrl, schema, pool_max: 2 }
-            : { driver: 'sqlite', file: ':memory:' },
-        cache: { driver: 'memory', prefix: `${schema}:` },
-        bus: { driver: 'memory' },
-      },
-      deps: { logger, bus },
+    const config: ServiceBaseConfig = {
+      service: 'items',
+      host: '127.0.0.1',
+      port: 0,
+      log_level: 'silent',
+      environment: 'test',
+      internal_secret: secret,
+      body_limit_bytes: 1024,
+      database:
+        mode === 'postgres'
+          ? { driver: 'postgres', url: engineUrls().databaseUrl, schema, pool_max: 2 }
+          : { driver: 'sqlite', file: ':memory:' },
+      cache: { driver: 'memory', prefix: `${schema}:` },
+      bus: { driver: 'memory' },
+    }
+    const items = defineService<ServiceBaseConfig, { items: { id: string } }>({
+      unit: { name: 'items', port: 0, prefixes: ['/api/items'] },
+      loadConfig: () => config,
       migrations,
+      events: [],
+      routes: { protected: [routes] },
     })
-    app.register(withPrincipal(secret, routes))
+    const app = await items.build(config, { logger, bus })
     await app.ready()
     t.teardown(async () => {
       await app.close()

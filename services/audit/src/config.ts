@@ -1,12 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { UNITS } from '@switchboard/contracts'
 import { baseConfigFromEnv, parseConfig, ServiceBaseConfig } from '@switchboard/platform'
-
-export const AUDIT_DEFAULT_PORT = 8103
 
 export const AuditConfig = Type.Composite([
   ServiceBaseConfig,
   Type.Object({
-    /** records older than this many days are deleted (API-NOTES.md, Audit: default 180) */
+    /** records older than this many days are deleted (services/audit/README.md, Retention) */
     retention_days: Type.Integer({ minimum: 1, default: 180 }),
     /** rows per delete statement, so one cleanup never holds a long lock */
     retention_batch_size: Type.Integer({ minimum: 1, maximum: 100_000, default: 1000 }),
@@ -21,10 +20,10 @@ export const AuditConfig = Type.Composite([
 ])
 export type AuditConfig = Static<typeof AuditConfig>
 
-/** Pure: the environment in, a checked config out (STYLE point 8). */
+/** Pure: the environment in, a checked config out (docs/conventions.md §10). */
 export function loadConfig(env: NodeJS.ProcessEnv): AuditConfig {
   return parseConfig(AuditConfig, {
-    ...baseConfigFromEnv(env, 'audit', AUDIT_DEFAULT_PORT),
+    ...baseConfigFromEnv(env, UNITS.audit),
     retention_days: env.AUDIT_RETENTION_DAYS,
     retention_batch_size: env.AUDIT_RETENTION_BATCH_SIZE,
     retention_interval_ms: env.AUDIT_RETENTION_INTERVAL_MS,

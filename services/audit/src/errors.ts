@@ -1,6 +1,6 @@
 import { createError } from '@switchboard/platform'
 
-/** This service's error catalog; codes are stable and prefixed (STYLE point 9). */
+/** This service's error catalog; codes are stable and prefixed (docs/conventions.md §6). */
 export const AuditErrors = {
   /** also the answer for a record outside the caller's tenant/workspace, so existence is not revealed */
   NotFound: createError('AUDIT_NOT_FOUND', 'audit record %s not found', 404),

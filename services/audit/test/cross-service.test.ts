@@ -1,7 +1,8 @@
 import { createMemoryBus } from '@switchboard/events'
 import { silentLogger, testPrincipal, waitFor } from '@switchboard/testing'
-import { build as buildTickets, loadConfig as ticketsConfig } from '@switchboard/tickets'
+import { build as buildTickets, loadConfig as ticketsConfig, tickets as ticketsService } from '@switchboard/tickets'
 import t from 'tap'
+import { makeKnown } from '../../tickets/test/helpers/directory.ts'
 import { as, auditApp, INTERNAL_SECRET } from './helpers/app.ts'
 
 // The embedded mode in miniature: tickets and audit on one in-process bus, each with its own SQLite store.
@@ -21,6 +22,13 @@ t.test('ticket writes show up in the audit log, failed ones with success=false',
   )
   t.teardown(() => tickets.close())
   await tickets.ready()
+  // tickets takes only customers identity has told it of
+  await makeKnown(
+    ticketsService.contextOf(tickets),
+    { tenant_id: 'acme', workspace_id: 'support' },
+    { customers: ['cust-1'] },
+    bus,
+  )
 
   const agent = await as(
     testPrincipal({ user_id: 'agent-1', kind: 'agent', roles: ['agent'], permissions: ['tickets.*'] }),

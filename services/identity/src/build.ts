@@ -1,43 +1,54 @@
-import { createService, type ServiceDeps, withPrincipal } from '@switchboard/platform'
-import type { FastifyInstance } from 'fastify'
-import type { IdentityConfig } from './config.ts'
-import { installIdentityContext } from './context.ts'
+import { IdentityEvents, UNITS } from '@switchboard/contracts'
+import { defineService } from '@switchboard/platform'
+import { seedDemo } from './commands/seed.commands.ts'
+import { type IdentityConfig, loadConfig } from './config.ts'
+import { type IdentityExtras, identityExtras } from './context.ts'
+import type { IdentityDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
 import { agentRoutes } from './routes/agents.routes.ts'
-import { authPublicRoutes, authSelfRoutes } from './routes/auth.routes.ts'
+import { authPublicRoutes } from './routes/auth.routes.ts'
+import { authSelfRoutes } from './routes/auth-self.routes.ts'
 import { customerRoutes } from './routes/customers.routes.ts'
 import { internalRoutes } from './routes/internal.routes.ts'
+import { operatorRoutes } from './routes/operators.routes.ts'
 import { securityTokenRoutes } from './routes/security-tokens.routes.ts'
 import { securityUserStatusRoutes } from './routes/security-user-status.routes.ts'
 import { securityUserRoutes } from './routes/security-users.routes.ts'
-import { installSeeding } from './seed.ts'
-import { installDenylistCleanup } from './workers/denylist-cleanup.ts'
+import { tenantRoutes } from './routes/tenants.routes.ts'
+import { workspaceRoutes } from './routes/workspaces.routes.ts'
+import { seedOnStartup } from './startup.ts'
+import { denylistCleanup } from './workers/denylist-cleanup.worker.ts'
 
-/** identity as an un-listened Fastify app: infrastructure, shared context, routes, workers. */
-export async function build(config: IdentityConfig, deps: ServiceDeps) {
-  const app = await createService({ config, deps, migrations })
-  // The helpers below take a plain FastifyInstance; the app's own type differs only in logger and type provider.
-  const base = app as unknown as FastifyInstance
-  await installIdentityContext(base, config)
+/**
+ * The identity service: users and operators, auth sessions and refresh rotation, the denylist, session risk, the
+ * tenant/workspace registry, and the agents/customers directory (docs/architecture.md §1). Source of truth for
+ * token state.
+ */
+export const identity = defineService<IdentityConfig, IdentityDatabase, IdentityExtras>({
+  unit: UNITS.identity,
+  loadConfig,
+  migrations,
+  events: [IdentityEvents],
+  context: identityExtras,
+  routes: {
+    public: [authPublicRoutes],
+    protected: [
+      authSelfRoutes,
+      internalRoutes,
+      securityUserRoutes,
+      securityUserStatusRoutes,
+      securityTokenRoutes,
+      operatorRoutes,
+      tenantRoutes,
+      workspaceRoutes,
+      agentRoutes,
+      customerRoutes,
+    ],
+  },
+  workers: [denylistCleanup],
+  startup: seedOnStartup,
+  seed: (svc, opts) => seedDemo(svc, opts),
+})
 
-  // Anonymous routes.
-  app.register(authPublicRoutes)
-
-  // Routes that need the gateway's principal: one line per route plugin.
-  const protectedRoutes = [
-    authSelfRoutes,
-    internalRoutes,
-    securityUserRoutes,
-    securityUserStatusRoutes,
-    securityTokenRoutes,
-    agentRoutes,
-    customerRoutes,
-  ]
-  app.register(withPrincipal(config.internal_secret, ...protectedRoutes))
-
-  installDenylistCleanup(base, config.workers.denylist_cleanup_interval_seconds)
-  if (config.seed.enabled) installSeeding(base, config.seed)
-  return app
-}
-
-export type IdentityApp = Awaited<ReturnType<typeof build>>
+/** An un-listened identity app: runners listen, tests `inject()`. */
+export const build = identity.build

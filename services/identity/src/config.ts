@@ -1,9 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { UNITS } from '@switchboard/contracts'
 import { baseConfigFromEnv, parseConfig, ServiceBaseConfig, secretFromEnv } from '@switchboard/platform'
 
-export const DEFAULT_PORT = 8101
-
-/** Spec "Limits", security.session_risk: the example values are the defaults. */
+/** security.session_risk: defaults as DEFAULT_SESSION_RISK_POLICY (src/domain/session-risk-policy.ts). */
 export const SessionRiskPolicy = Type.Object({
   hot_refresh_window_minutes: Type.Integer({ minimum: 1, default: 10 }),
   recent_refresh_window_minutes: Type.Integer({ minimum: 1, default: 30 }),
@@ -105,7 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): IdentityConfig {
   const sessionRisk: Record<string, string | undefined> = {}
   for (const k of riskKeys) sessionRisk[k] = env[`SESSION_RISK_${k.toUpperCase()}`]
   return parseConfig(IdentityConfig, {
-    ...baseConfigFromEnv(env, 'identity', DEFAULT_PORT),
+    ...baseConfigFromEnv(env, UNITS.identity),
     jwt: {
       secret: secretFromEnv(env, 'JWT_SECRET') ?? '',
       previous_secrets: list(secretFromEnv(env, 'JWT_PREVIOUS_SECRETS')),

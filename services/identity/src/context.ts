@@ -1,41 +1,36 @@
 import { buildKeyring, type Keyring } from '@switchboard/auth'
-import type { FastifyInstance } from 'fastify'
+import type { ServiceContext } from '@switchboard/platform'
 import type { IdentityConfig } from './config.ts'
-import { parseCidrs } from './domain/fingerprint.ts'
+import type { IdentityDatabase } from './db/database.ts'
+import { type Cidr, parseCidrs } from './domain/fingerprint.ts'
 import { createPasswordHasher, type PasswordHasher } from './domain/passwords.ts'
 import { createSessionRiskPolicySource, type SessionRiskPolicySource } from './domain/session-risk-policy.ts'
 import { createIpIntel, type IpIntel } from './ip-intel/index.ts'
 
-/** What identity's routes share, made once per app in build() (no module state). */
-export interface IdentityContext {
-  config: IdentityConfig
+/** identity's own parts of the context: made once per app by the descriptor's `context` (no module state). */
+export interface IdentityExtras {
   keys: Keyring
   passwords: PasswordHasher
   ipIntel: IpIntel
   riskPolicy: SessionRiskPolicySource
-  trustedProxies: ReturnType<typeof parseCidrs>
+  trustedProxies: Cidr[]
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    identity: IdentityContext
-  }
-}
+/** What identity's routes, commands and workers are handed (built by the descriptor in build.ts). */
+export type IdentityService = ServiceContext<IdentityConfig, IdentityDatabase> & IdentityExtras
 
-export async function installIdentityContext(app: FastifyInstance, config: IdentityConfig): Promise<IdentityContext> {
-  const ctx: IdentityContext = {
-    config,
+export async function identityExtras(svc: ServiceContext<IdentityConfig, IdentityDatabase>): Promise<IdentityExtras> {
+  const { config, log } = svc
+  return {
     keys: buildKeyring(config.jwt.secret, config.jwt.previous_secrets),
     passwords: await createPasswordHasher(config.passwords),
-    ipIntel: createIpIntel(config.security.session_ip_intelligence, app.log),
+    ipIntel: createIpIntel(config.security.session_ip_intelligence, log),
     riskPolicy: createSessionRiskPolicySource({
       session_risk: config.security.session_risk,
       session_risk_profiles: config.security.session_risk_profiles,
       environment: config.environment,
-      onError: (err) => app.log.warn({ err }, 'session risk overrides unavailable; system policy used'),
+      onError: (err) => log.warn({ err }, 'session risk overrides unavailable; system policy used'),
     }),
     trustedProxies: parseCidrs(config.security.trusted_proxies),
   }
-  app.decorate('identity', ctx)
-  return ctx
 }

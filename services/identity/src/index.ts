@@ -1,6 +1,4 @@
-export { build, type IdentityApp } from './build.ts'
-export { DEFAULT_PORT, IdentityConfig, loadConfig } from './config.ts'
-export type { IdentityContext } from './context.ts'
+export { build, identity as service, identity } from './build.ts'
 export {
   denyToken,
   publishSessionTokenState,
@@ -10,7 +8,9 @@ export {
   revokeUserTokens,
   setUserRole,
   setUserStatus,
-} from './domain/revocation.ts'
+} from './commands/revocation.ts'
+export { DEMO_SCOPE, type SeedOptions, type SeedResult, seedDemo } from './commands/seed.commands.ts'
+export { IdentityConfig, loadConfig } from './config.ts'
+export type { IdentityExtras, IdentityService } from './context.ts'
 export { IdentityErrors } from './errors.ts'
-export { DEMO_SCOPE, type SeedOptions, type SeedResult, seedDemo } from './seed.ts'
-export { cleanupDenylist } from './workers/denylist-cleanup.ts'
+export { cleanupDenylist } from './workers/denylist-cleanup.worker.ts'

@@ -1,13 +1,11 @@
 import { inEachStorageMode } from '@switchboard/testing'
-import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { seedDemo } from '../src/seed.ts'
+import { seedDemo } from '../src/commands/seed.commands.ts'
 import { claimsOf, identityApp } from './helpers/app.ts'
 
 inEachStorageMode(t, 'seedDemo', async (t, mode) => {
-  const app = await identityApp(t, mode)
-  const base = app as unknown as FastifyInstance
-  const seeded = await seedDemo(base, { adminUsername: 'boss', adminPassword: 'boss-password-1' })
+  const { app, svc } = await identityApp(t, mode)
+  const seeded = await seedDemo(svc, { adminUsername: 'boss', adminPassword: 'boss-password-1' })
   t.match(seeded, {
     tenant_id: 'demo',
     workspace_id: 'main',
@@ -34,7 +32,7 @@ inEachStorageMode(t, 'seedDemo', async (t, mode) => {
   t.notOk(agentClaims.principal_kind, 'kind follows from the role')
 
   // Idempotent: nothing duplicated, existing passwords kept unless one is given.
-  const again = await seedDemo(base, { adminUsername: 'boss', adminPassword: 'boss-password-2' })
+  const again = await seedDemo(svc, { adminUsername: 'boss', adminPassword: 'boss-password-2' })
   t.match(again, {
     admin: { created: false, password: 'boss-password-2' },
     agent: { created: false, password: null },
@@ -45,7 +43,7 @@ inEachStorageMode(t, 'seedDemo', async (t, mode) => {
     (['users', 'agents'] as const).map(async (table) =>
       Number(
         (
-          await app.db
+          await svc.db
             .selectFrom(table)
             .select((eb) => eb.fn.countAll().as('n'))
             .executeTakeFirstOrThrow()

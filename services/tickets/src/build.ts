@@ -1,25 +1,55 @@
-import { STREAMS } from '@switchboard/contracts'
-import { createService, type ServiceDeps, withPrincipal } from '@switchboard/platform'
-import type { TicketsConfig } from './config.ts'
+import { TicketEvents, TicketSatisfactionEvents, TicketSlaEvents, UNITS } from '@switchboard/contracts'
+import { defineService } from '@switchboard/platform'
+import { loadConfig, type TicketsConfig } from './config.ts'
+import { directoryProjection } from './consumers/directory.consumer.ts'
+import { slaConversationsConsumer } from './consumers/sla-conversations.consumer.ts'
+import { slaDirectoryConsumer } from './consumers/sla-directory.consumer.ts'
+import { ticketSessionsProjection } from './consumers/ticket-sessions.consumer.ts'
+import type { TicketsDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
 import { commentRoutes } from './routes/comments.routes.ts'
+import { csatRoutes } from './routes/csat.routes.ts'
+import { customFieldRoutes } from './routes/custom-fields.routes.ts'
+import { macroRoutes } from './routes/macros.routes.ts'
+import { satisfactionRoutes } from './routes/satisfaction.routes.ts'
+import { slaRoutes } from './routes/sla.routes.ts'
+import { slaConfigRoutes } from './routes/sla-configs.routes.ts'
+import { surveyRoutes } from './routes/survey.routes.ts'
+import { ticketBulkRoutes } from './routes/ticket-bulk.routes.ts'
+import { ticketExportRoutes } from './routes/ticket-export.routes.ts'
+import { ticketInsightRoutes } from './routes/ticket-insights.routes.ts'
 import { ticketRoutes } from './routes/tickets.routes.ts'
+import { slaMonitorWorker } from './workers/sla-monitor.worker.ts'
 
-/** Streams this service publishes to: its own events, and the audit records of its writes. */
-export const TICKETS_STREAMS = [
-  { name: 'TICKETS', subjects: [...STREAMS.TICKETS.subjects] },
-  { name: 'AUDIT', subjects: [...STREAMS.AUDIT.subjects] },
-]
+/**
+ * The tickets service: tickets, comments, custom fields, SLA (configs, violations, the monitor), satisfaction and
+ * surveys (the public CSAT page: its token is its credential), macros (docs/architecture.md §1).
+ */
+export const tickets = defineService<TicketsConfig, TicketsDatabase>({
+  unit: UNITS.tickets,
+  loadConfig,
+  migrations,
+  events: [TicketEvents, TicketSlaEvents, TicketSatisfactionEvents],
+  routes: {
+    protected: [
+      ticketRoutes,
+      commentRoutes,
+      ticketBulkRoutes,
+      ticketExportRoutes,
+      ticketInsightRoutes,
+      customFieldRoutes,
+      slaConfigRoutes,
+      slaRoutes,
+      satisfactionRoutes,
+      surveyRoutes,
+      macroRoutes,
+    ],
+    public: [csatRoutes],
+  },
+  // identity's directory and the conversations tickets continue, as projections (rebuilt by replay)
+  consumers: [directoryProjection, ticketSessionsProjection, slaDirectoryConsumer, slaConversationsConsumer],
+  workers: [slaMonitorWorker],
+})
 
-/** The tickets service, un-listened: main.ts listens, tests inject(). */
-export async function build(config: TicketsConfig, deps: ServiceDeps) {
-  const app = await createService({ config, deps, migrations })
-  try {
-    await app.bus.ensureStreams(TICKETS_STREAMS)
-  } catch (err) {
-    await app.close()
-    throw err
-  }
-  app.register(withPrincipal(config.internal_secret, ticketRoutes, commentRoutes))
-  return app
-}
+/** An un-listened tickets app: runners listen, tests `inject()`. */
+export const build = tickets.build

@@ -1,13 +1,38 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { UNITS } from '@switchboard/contracts'
 import { baseConfigFromEnv, parseConfig, ServiceBaseConfig } from '@switchboard/platform'
 
-export const TICKETS_DEFAULT_PORT = 8102
+/** The SLA monitor's settings (part of TicketsConfig). */
+export const SlaMonitorConfig = Type.Object({
+  /** how often the SLA monitor looks for tickets past their deadlines (SLA_MONITOR_INTERVAL_MS) */
+  sla_monitor_interval_ms: Type.Integer({ minimum: 50, default: 60_000 }),
+  sla_monitor_enabled: Type.Boolean({ default: true }),
+  /** breaches one scan reads at most (memory); a pass scans again until a scan comes back short */
+  sla_monitor_scan_limit: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 100_000 }),
+  /** breaches recorded per transaction: bounds one transaction's outbox rows and lock time */
+  sla_monitor_batch_size: Type.Integer({ minimum: 1, maximum: 50_000, default: 5000 }),
+})
 
-// No settings of its own yet (SLA and survey settings will join here).
-export const TicketsConfig = Type.Composite([ServiceBaseConfig, Type.Object({})])
+/** Ticket assignment settings (part of TicketsConfig). */
+export const AssignmentConfig = Type.Object({
+  /**
+   * A new ticket goes to the online agent under capacity with the lowest load (TICKETS_AUTO_ASSIGN). One switch
+   * for every tenant until config-governance holds tenant settings; then it becomes a setting per tenant.
+   */
+  auto_assign: Type.Boolean({ default: false }),
+})
+
+export const TicketsConfig = Type.Composite([ServiceBaseConfig, SlaMonitorConfig, AssignmentConfig])
 export type TicketsConfig = Static<typeof TicketsConfig>
 
-/** Pure: the environment in, a checked config out (STYLE point 8). */
+/** Pure: the environment in, a checked config out (docs/conventions.md §10). */
 export function loadConfig(env: NodeJS.ProcessEnv): TicketsConfig {
-  return parseConfig(TicketsConfig, baseConfigFromEnv(env, 'tickets', TICKETS_DEFAULT_PORT))
+  return parseConfig(TicketsConfig, {
+    ...baseConfigFromEnv(env, UNITS.tickets),
+    sla_monitor_interval_ms: env.SLA_MONITOR_INTERVAL_MS,
+    sla_monitor_enabled: env.SLA_MONITOR_ENABLED,
+    sla_monitor_scan_limit: env.SLA_MONITOR_SCAN_LIMIT,
+    sla_monitor_batch_size: env.SLA_MONITOR_BATCH_SIZE,
+    auto_assign: env.TICKETS_AUTO_ASSIGN,
+  })
 }

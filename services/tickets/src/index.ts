@@ -1,3 +1,4 @@
-export { build, TICKETS_STREAMS } from './build.ts'
-export { loadConfig, TICKETS_DEFAULT_PORT, TicketsConfig } from './config.ts'
+export { build, tickets as service, tickets } from './build.ts'
+export { loadConfig, TicketsConfig } from './config.ts'
+export type { TicketsService } from './context.ts'
 export { TICKET_STATUSES, type TicketStatus, TRANSITIONS } from './domain/ticket-status.ts'

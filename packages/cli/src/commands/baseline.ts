@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import { loadUnit } from '../units.ts'
+import { GATEWAY, loadUnit } from '../units.ts'
 
 type Finding = string | { id?: string; code?: string; message?: string; severity?: string }
 
@@ -17,7 +17,7 @@ export class InvalidConfig extends Error {
 
 /** Runs the gateway's own baseline check against the gateway configuration the environment gives. */
 export async function runBaseline(env: NodeJS.ProcessEnv): Promise<string[]> {
-  const gateway = await loadUnit('gateway')
+  const gateway = await loadUnit(GATEWAY)
   const check = (gateway.securityBaseline ?? gateway.checkSecurityBaseline) as
     | ((config: unknown) => unknown)
     | undefined

@@ -3,6 +3,9 @@ import type { Command } from 'commander'
 import { loginBanner } from '../banner.ts'
 import { startEmbedded } from '../embedded.ts'
 import { startFleet } from '../fleet.ts'
+import { SERVICES } from '../units.ts'
+
+const serviceNames = SERVICES.map((s) => s.name).join(', ')
 
 function int(value: string, name: string): number {
   const n = Number(value)
@@ -13,7 +16,7 @@ function int(value: string, name: string): number {
 export function registerRun(program: Command) {
   program
     .command('start')
-    .description('embedded default: gateway + identity + tickets + audit in one process, SQLite under DATA_DIR')
+    .description(`embedded default: gateway + ${serviceNames} in one process, SQLite under DATA_DIR`)
     .option('--port <port>', 'gateway port (env PORT, default 8080)')
     .option('--host <host>', 'gateway interface (env HOST, default 127.0.0.1)')
     .option('--data-dir <dir>', 'SQLite files and generated secrets (env DATA_DIR, default ./data)')
@@ -25,7 +28,7 @@ export function registerRun(program: Command) {
       })
       process.stdout.write(
         loginBanner({
-          mode: `embedded: gateway + identity, tickets, audit in one process; SQLite in ${system.dataDir}`,
+          mode: `embedded: gateway + ${serviceNames} in one process; SQLite in ${system.dataDir}`,
           url: system.url,
           seeded: system.seeded,
           secrets: { JWT_SECRET: system.secrets.jwt, INTERNAL_SECRET: system.secrets.internal },

@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import { type Logger, lazyChildLogger } from '../logger.ts'
 import { installErrorHandling } from './errors.ts'
 import { installHealth, type ReadinessCheck } from './health.ts'
+import { installInputGuard } from './input-guard.ts'
 import { createMetrics, installMetrics, type ServiceMetrics } from './metrics.ts'
 
 export interface AppOptions {
@@ -45,13 +46,17 @@ export function createApp(opts: AppOptions) {
     reply.header(REQUEST_ID_HEADER, request.id)
     done()
   })
-  installErrorHandling(app as unknown as FastifyInstance, metrics.errorsTotal)
-  installMetrics(app as unknown as FastifyInstance, metrics)
-  installHealth(app as unknown as FastifyInstance, opts.readiness ?? {})
+  installErrorHandling(app, metrics.errorsTotal)
+  installInputGuard(app)
+  installMetrics(app, metrics)
+  installHealth(app, opts.readiness ?? {})
   return app
 }
 
 export type App = ReturnType<typeof createApp>
+
+/** Any Fastify instance, whatever its logger and type provider: what the shared installers accept. */
+export type AnyApp = FastifyInstance<any, any, any, any, any>
 
 declare module 'fastify' {
   interface FastifyInstance {

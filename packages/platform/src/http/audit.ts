@@ -1,6 +1,7 @@
 import { AUDIT_RECORDED_TYPE, type AuditRecordData, auditSubject } from '@switchboard/contracts'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { maskSecrets } from '../masking.ts'
+import type { FastifyRequest } from 'fastify'
+import { auditSnapshot } from '../masking.ts'
+import type { AnyApp } from './app.ts'
 
 export interface AuditContext {
   action?: string
@@ -40,9 +41,9 @@ export type AuditSink = (subject: string, type: string, request: FastifyRequest,
 
 /**
  * Every management write that reaches this service yields one audit event, successful or not
- * (API-NOTES.md, Audit). Self-service `/api/v1/*` is not management and is not audited.
+ * (docs/api.md §12). Self-service `/api/v1/*` is not management and is not audited.
  */
-export function installAudit(app: FastifyInstance, service: string, sink: AuditSink) {
+export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
   app.decorateRequest('audit', null as unknown as AuditContext)
   app.addHook('onRequest', (request, _reply, done) => {
     request.audit = {}
@@ -73,9 +74,9 @@ export function installAudit(app: FastifyInstance, service: string, sink: AuditS
       request_id: String(request.id),
       client_ip: request.ip,
       user_agent: String(request.headers['user-agent'] ?? ''),
-      request_json: maskSecrets(request.body ?? null),
-      before_json: maskSecrets(ctx.before ?? null),
-      after_json: maskSecrets(ctx.after ?? null),
+      request_json: auditSnapshot(request.body),
+      before_json: auditSnapshot(ctx.before),
+      after_json: auditSnapshot(ctx.after),
     }
     try {
       await sink(auditSubject(service), AUDIT_RECORDED_TYPE, request, data)

@@ -1,8 +1,9 @@
 import createError from '@fastify/error'
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { Counter } from 'prom-client'
+import type { AnyApp } from './app.ts'
 
-/** Short labels of the error body, by status (API-NOTES.md, Conventions). */
+/** Short labels of the error body, by status (docs/api.md §5). */
 const LABELS: Record<number, string> = {
   400: 'bad_request',
   401: 'unauthorized',
@@ -31,6 +32,9 @@ export const CommonErrors = {
   Forbidden: createError('FORBIDDEN', '%s', 403),
   Conflict: createError('CONFLICT', '%s', 409),
   Unavailable: createError('DEPENDENCY_UNAVAILABLE', '%s', 503),
+  NulByte: createError('NUL_BYTE', '%s', 400),
+  NotFinite: createError('VALIDATION_FAILED', '%s', 400),
+  BadInput: createError('VALIDATION_FAILED', '%s', 400),
   PrincipalMissing: createError('PRINCIPAL_REQUIRED', 'request did not come through the gateway', 401),
 }
 
@@ -84,7 +88,7 @@ export function sendError(reply: FastifyReply, status: number, code: string, mes
 }
 
 /** The one error handler: documented body, 5xx logged with context, internals never leaked. */
-export function installErrorHandling(app: FastifyInstance, errorsTotal?: Counter<'severity' | 'category' | 'module'>) {
+export function installErrorHandling(app: AnyApp, errorsTotal?: Counter<'severity' | 'category' | 'module'>) {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const { status, code, message } = classify(err)
     if (status >= 500) {

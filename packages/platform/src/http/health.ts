@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { AnyApp } from './app.ts'
 
 export type ReadinessCheck = () => Promise<boolean>
 
@@ -6,7 +6,7 @@ export type ReadinessCheck = () => Promise<boolean>
  * `/health`: the process is alive. `/ready`: every dependency of this service answers, and the service
  * is not stopping (503 from the moment close begins, so load balancers drain it first).
  */
-export function installHealth(app: FastifyInstance, checks: Record<string, ReadinessCheck>, timeoutMs = 2000) {
+export function installHealth(app: AnyApp, checks: Record<string, ReadinessCheck>, timeoutMs = 2000) {
   let closing = false
   app.addHook('preClose', async () => {
     closing = true

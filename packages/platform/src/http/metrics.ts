@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify'
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client'
+import type { AnyApp } from './app.ts'
 
 export interface ServiceMetrics {
   registry: Registry
@@ -36,7 +36,7 @@ export function createMetrics(service: string, opts: { defaultMetrics?: boolean 
 }
 
 /** `GET /metrics` and the per-route histogram (route template, never the raw URL). */
-export function installMetrics(app: FastifyInstance, metrics: ServiceMetrics, path = '/metrics') {
+export function installMetrics(app: AnyApp, metrics: ServiceMetrics, path = '/metrics') {
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched'
     metrics.httpDuration.observe(

@@ -1,12 +1,12 @@
 import swagger from '@fastify/swagger'
-import type { FastifyInstance } from 'fastify'
+import type { AnyApp } from './app.ts'
 
 /**
  * The service's OpenAPI document, generated from its route schemas (never written by hand) and served at
  * `/openapi.json`; the gateway merges every service's document into one at its own `/openapi.json`.
  * Must be registered before the routes it documents.
  */
-export async function installOpenApi(app: FastifyInstance, service: string) {
+export async function installOpenApi(app: AnyApp, service: string) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

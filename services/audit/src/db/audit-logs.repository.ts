@@ -1,11 +1,10 @@
-import { fromJson, toBool, toJson, whereScope } from '@switchboard/platform'
-import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely'
+import { fromJson, type PageWindow, type Scope, selectPage, toBool, toJson, whereScope } from '@switchboard/platform'
+import type { Kysely, Selectable } from 'kysely'
 import type { DateRange } from '../domain/date-range.ts'
 import type { AuditLog } from '../schemas/audit.schemas.ts'
 import type { AuditDatabase, AuditLogsTable } from './database.ts'
 
 type Db = Kysely<AuditDatabase>
-export type Scope = { tenant_id: string; workspace_id: string }
 
 export interface AuditFilters {
   action?: string
@@ -45,7 +44,8 @@ export async function findAuditLog(db: Db, id: string, scope: Scope): Promise<Au
   return row ? toAuditLog(row) : undefined
 }
 
-function filtered(db: Db, scope: Scope, f: AuditFilters): SelectQueryBuilder<AuditDatabase, 'audit_logs', object> {
+/** The filters and the scope, without columns or order: what the list counts and pages, and the export reads. */
+function filtered(db: Db, scope: Scope, f: AuditFilters) {
   let q = whereScope(db.selectFrom('audit_logs'), scope)
   if (f.action) q = q.where('action', '=', f.action)
   if (f.resource) q = q.where('resource_type', '=', f.resource)
@@ -57,18 +57,17 @@ function filtered(db: Db, scope: Scope, f: AuditFilters): SelectQueryBuilder<Aud
   return q
 }
 
+/** Newest first (ties by id, so pages never overlap), one page of it and the filtered total. */
 export async function listAuditLogs(
   db: Db,
   scope: Scope,
   f: AuditFilters,
-  page: { offset: number; limit: number },
+  window: Pick<PageWindow, 'offset' | 'limit'>,
 ): Promise<{ rows: AuditLog[]; total: number }> {
-  const q = filtered(db, scope, f)
-  const [count, rows] = await Promise.all([
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
-  ])
-  return { rows: rows.map(toAuditLog), total: Number(count.n) }
+  const { rows, total } = await selectPage(filtered(db, scope, f), window, (qb) =>
+    qb.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+  )
+  return { rows: rows.map(toAuditLog), total }
 }
 
 /** Newest first, at most `limit` rows (the caller caps it). */

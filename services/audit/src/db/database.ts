@@ -29,7 +29,7 @@ export interface AuditLogsTable {
   event_id: string
 }
 
-/** Only this service's tables (ARCHITECTURE.md rule 1); outbox and inbox belong to @switchboard/events. */
+/** Only this service's tables (docs/architecture.md §1, rule 1); outbox and inbox belong to @switchboard/events. */
 export interface AuditDatabase {
   audit_logs: AuditLogsTable
 }

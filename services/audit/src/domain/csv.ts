@@ -1,3 +1,4 @@
+import { stringify } from 'csv-stringify/sync'
 import type { AuditLog } from '../schemas/audit.schemas.ts'
 
 /** Export columns, in order; the header row uses these names. */
@@ -23,19 +24,23 @@ export const CSV_COLUMNS = [
   'after_json',
 ] as const
 
-// A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection"); user agents
-// and request bodies are caller-controlled, so such cells get a leading quote.
-const FORMULA_START = /^[=+\-@\t\r]/
-const neutral = (s: string) => (FORMULA_START.test(s) ? `'${s}` : s)
-
 const json = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v))
 
-/** One CSV row: JSON columns as compact JSON text, booleans as true/false. */
+/** One CSV row: JSON columns as compact JSON text, booleans as true/false; cells as stored (see `auditCsv`). */
 export function csvRow(r: AuditLog): string[] {
   return CSV_COLUMNS.map((c) => {
     const v = r[c]
-    if (c === 'request_json' || c === 'before_json' || c === 'after_json') return neutral(json(v))
-    if (typeof v === 'string') return neutral(v)
+    if (c === 'request_json' || c === 'before_json' || c === 'after_json') return json(v)
     return String(v)
   })
+}
+
+/**
+ * The export: a header row, then one row per record. A spreadsheet runs a cell that starts with `=`, `+`, `-`,
+ * `@`, a tab or a carriage return as a formula (OWASP "CSV injection"); user agents and request bodies are
+ * caller-controlled, so csv-stringify's `escape_formulas` gives such cells (and their full-width look-alikes)
+ * a leading `'`.
+ */
+export function auditCsv(records: AuditLog[]): string {
+  return stringify(records.map(csvRow), { header: true, columns: [...CSV_COLUMNS], escape_formulas: true })
 }

@@ -1,6 +1,6 @@
 import { Value } from '@sinclair/typebox/value'
 import { AuditRecordData, type Envelope } from '@switchboard/contracts'
-import { maskSecrets } from '@switchboard/platform/masking.ts'
+import { auditSnapshot } from '@switchboard/platform'
 import type { AuditLog } from '../schemas/audit.schemas.ts'
 
 export type RecordResult = { ok: true; record: AuditLog } | { ok: false; error: string }
@@ -37,9 +37,9 @@ export function recordFromEnvelope(envelope: Envelope<unknown>, id: string): Rec
       user_agent: d.user_agent,
       tenant_id: envelope.tenant_id,
       workspace_id: envelope.workspace_id,
-      request_json: maskSecrets(d.request_json ?? null),
-      before_json: maskSecrets(d.before_json ?? null),
-      after_json: maskSecrets(d.after_json ?? null),
+      request_json: auditSnapshot(d.request_json),
+      before_json: auditSnapshot(d.before_json),
+      after_json: auditSnapshot(d.after_json),
       event_id: envelope.id,
     },
   }

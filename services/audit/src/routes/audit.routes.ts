@@ -1,11 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ErrorBody, pageOf } from '@switchboard/contracts'
-import { scopeOf } from '@switchboard/platform'
-import { stringify } from 'csv-stringify/sync'
-import type { Kysely } from 'kysely'
+import { errorResponses, pageOf, pageWindow, type RouteModule, scopeOf } from '@switchboard/platform'
+import type { AuditService } from '../context.ts'
 import { type AuditFilters, exportAuditLogs, findAuditLog, listAuditLogs } from '../db/audit-logs.repository.ts'
-import type { AuditDatabase } from '../db/database.ts'
-import { CSV_COLUMNS, csvRow } from '../domain/csv.ts'
+import { auditCsv } from '../domain/csv.ts'
 import { parseDateRange } from '../domain/date-range.ts'
 import { diffSnapshots } from '../domain/diff.ts'
 import { AuditErrors } from '../errors.ts'
@@ -20,7 +16,6 @@ import {
 } from '../schemas/audit.schemas.ts'
 
 const tags = ['audit']
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]))
 
 export const LIST_MAX_LIMIT = 200
 export const EXPORT_DEFAULT_LIMIT = 1000
@@ -44,22 +39,16 @@ function filtersOf(q: AuditFilterQuery): AuditFilters {
 }
 
 /** `/api/audit/logs`: reads only, each bound to the caller's scope (an unscoped admin or service sees all). */
-export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db as Kysely<AuditDatabase>
-
+export const auditRoutes: RouteModule<AuditService> = async (app, svc) => {
   app.get(
     '/api/audit/logs',
-    { schema: { tags, querystring: ListAuditQuery, response: { 200: AuditPage, ...errors(400, 401) } } },
+    { schema: { tags, querystring: ListAuditQuery, response: { 200: AuditPage, ...errorResponses(400, 401) } } },
     async (request) => {
       const q = request.query
-      const page = q.page ?? 1
       // `limit` is the page size clients of the earlier implementation send; page_size wins when both are given.
-      const pageSize = q.page_size ?? Math.min(q.limit ?? 20, LIST_MAX_LIMIT)
-      const { rows, total } = await listAuditLogs(db, scopeOf(request), filtersOf(q), {
-        offset: (page - 1) * pageSize,
-        limit: pageSize,
-      })
-      return pageOf(rows, total, page, pageSize)
+      const window = pageWindow({ page: q.page, page_size: q.page_size ?? Math.min(q.limit ?? 20, LIST_MAX_LIMIT) })
+      const { rows, total } = await listAuditLogs(svc.db, scopeOf(request), filtersOf(q), window)
+      return pageOf(rows, total, window)
     },
   )
 
@@ -70,25 +59,24 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         querystring: ExportAuditQuery,
         produces: ['text/csv'],
-        response: { 200: { description: 'CSV with a header row', type: 'string' }, ...errors(400, 401) },
+        response: { 200: { description: 'CSV with a header row', type: 'string' }, ...errorResponses(400, 401) },
       },
     },
     async (request, reply) => {
       const limit = Math.min(request.query.limit ?? EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT)
-      const rows = await exportAuditLogs(db, scopeOf(request), filtersOf(request.query), limit)
-      const csv = stringify(rows.map(csvRow), { header: true, columns: [...CSV_COLUMNS] })
+      const rows = await exportAuditLogs(svc.db, scopeOf(request), filtersOf(request.query), limit)
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="audit-logs.csv"')
-        .send(csv)
+        .send(auditCsv(rows))
     },
   )
 
   app.get(
     '/api/audit/logs/:id',
-    { schema: { tags, params: AuditParams, response: { 200: AuditLog, ...errors(401, 404) } } },
+    { schema: { tags, params: AuditParams, response: { 200: AuditLog, ...errorResponses(401, 404) } } },
     async (request) => {
-      const record = await findAuditLog(db, request.params.id, scopeOf(request))
+      const record = await findAuditLog(svc.db, request.params.id, scopeOf(request))
       if (!record) throw new AuditErrors.NotFound(request.params.id)
       return record
     },
@@ -96,9 +84,9 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/audit/logs/:id/diff',
-    { schema: { tags, params: AuditParams, response: { 200: AuditDiff, ...errors(401, 404) } } },
+    { schema: { tags, params: AuditParams, response: { 200: AuditDiff, ...errorResponses(401, 404) } } },
     async (request) => {
-      const record = await findAuditLog(db, request.params.id, scopeOf(request))
+      const record = await findAuditLog(svc.db, request.params.id, scopeOf(request))
       if (!record) throw new AuditErrors.NotFound(request.params.id)
       return { audit: record, diff: diffSnapshots(record.before_json, record.after_json) }
     },

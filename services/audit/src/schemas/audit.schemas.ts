@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { AuditRecordData, Nullable, Paginated, Timestamp } from '@switchboard/contracts'
+import { AuditRecordData, MAX_PAGE, Nullable, Paginated, Timestamp } from '@switchboard/contracts'
 
 /** A stored record: what the writing service reported (`AuditRecordData`), plus where and when it was stored. */
 export const AuditLog = Type.Composite([
@@ -32,7 +32,7 @@ export type AuditFilterQuery = Static<typeof AuditFilterQuery>
 export const ListAuditQuery = Type.Composite([
   AuditFilterQuery,
   Type.Object({
-    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 })),
     page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'default 20' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, description: 'page size when page_size is absent; at most 200' })),
   }),

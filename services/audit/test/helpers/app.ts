@@ -2,7 +2,7 @@ import { AUDIT_RECORDED_TYPE, type AuditRecordData, type Envelope, type Principa
 import { type EventBus, newEnvelope } from '@switchboard/events'
 import { principalHeader, type StorageMode, silentLogger, storageFixture } from '@switchboard/testing'
 import type { Test } from 'tap'
-import { build } from '../../src/build.ts'
+import { audit } from '../../src/build.ts'
 import { type AuditConfig, loadConfig } from '../../src/config.ts'
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789'
@@ -30,10 +30,10 @@ export async function auditApp(
     retention_enabled: false,
     ...opts.config,
   }
-  const app = await build(config, { logger: silentLogger(), ...(opts.bus ? { bus: opts.bus } : {}) })
+  const app = await audit.build(config, { logger: silentLogger(), ...(opts.bus ? { bus: opts.bus } : {}) })
   t.teardown(() => app.close())
   if (opts.ready !== false) await app.ready()
-  return { app, store }
+  return { app, store, svc: audit.contextOf(app) }
 }
 
 export function auditData(overrides: Partial<AuditRecordData> = {}): AuditRecordData {

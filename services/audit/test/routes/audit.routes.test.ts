@@ -1,7 +1,5 @@
 import { inEachStorageMode, testPrincipal, waitFor } from '@switchboard/testing'
-import type { Kysely } from 'kysely'
 import t from 'tap'
-import type { AuditDatabase } from '../../src/db/database.ts'
 import { as, auditApp, auditEvent } from '../helpers/app.ts'
 
 const scoped = testPrincipal()
@@ -38,9 +36,9 @@ const fixtures = [
 ]
 
 inEachStorageMode(t, 'audit API', async (t, mode) => {
-  const { app } = await auditApp(t, mode)
-  const db = app.db as Kysely<AuditDatabase>
-  for (const e of fixtures) await app.bus.publish('audit.tickets.recorded', e)
+  const { app, svc } = await auditApp(t, mode)
+  const db = svc.db
+  for (const e of fixtures) await svc.bus.publish('audit.tickets.recorded', e)
   await waitFor(async () => {
     const { n } = await db
       .selectFrom('audit_logs')
@@ -117,6 +115,10 @@ inEachStorageMode(t, 'audit API', async (t, mode) => {
       ['success=maybe', 'VALIDATION_FAILED', /success/],
       ['limit=0', 'VALIDATION_FAILED', /limit/],
       ['page_size=500', 'VALIDATION_FAILED', /page_size/],
+      // out-of-range pages reached the database and answered 500 (issue 14)
+      ['page=Infinity', 'VALIDATION_FAILED', /page/],
+      ['page=1e309', 'VALIDATION_FAILED', /page/],
+      ['page=99999999999999999999999', 'VALIDATION_FAILED', /page/],
     ]
     for (const [qs, code, message] of cases) {
       const res = await get(`/api/audit/logs?${qs}`)

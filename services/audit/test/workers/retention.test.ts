@@ -33,8 +33,8 @@ const ids = async (db: Kysely<AuditDatabase>) =>
 
 inEachStorageMode(t, 'retention', async (t, mode) => {
   t.test('deletes in batches what is older than the window; a record exactly at the cutoff stays', async (t) => {
-    const { app } = await auditApp(t, mode, { config: { retention_days: 30, retention_batch_size: 2 } })
-    const db = app.db as Kysely<AuditDatabase>
+    const { svc } = await auditApp(t, mode, { config: { retention_days: 30, retention_batch_size: 2 } })
+    const db = svc.db
     const now = new Date('2026-06-01T12:00:00.000Z')
     const cutoff = Date.parse(retentionCutoff(now, 30))
     t.equal(new Date(cutoff).toISOString(), '2026-05-02T12:00:00.000Z')
@@ -52,16 +52,16 @@ inEachStorageMode(t, 'retention', async (t, mode) => {
         row('today', now.toISOString()),
       ])
       .execute()
-    t.equal(await app.auditRetention.runOnce(now), 5, 'three batches of at most two')
+    t.equal(await svc.workers.runOnce('audit-retention', now), 5, 'three batches of at most two')
     t.same(await ids(db), ['at-cutoff', 'newer', 'today'])
-    t.equal(await app.auditRetention.runOnce(now), 0, 'nothing left to delete')
-    t.equal(await app.auditRetention.runOnce(new Date(now.getTime() + 1)), 1, 'a millisecond later it goes')
+    t.equal(await svc.workers.runOnce('audit-retention', now), 0, 'nothing left to delete')
+    t.equal(await svc.workers.runOnce('audit-retention', new Date(now.getTime() + 1)), 1, 'a millisecond later it goes')
     t.same(await ids(db), ['newer', 'today'])
   })
 
   t.test('started on ready with the default 180 days, stopped on close', async (t) => {
-    const { app } = await auditApp(t, mode, { config: { retention_enabled: true }, ready: false })
-    const db = app.db as Kysely<AuditDatabase>
+    const { app, svc } = await auditApp(t, mode, { config: { retention_enabled: true }, ready: false })
+    const db = svc.db
     const day = 86_400_000
     await db
       .insertInto('audit_logs')

@@ -1,7 +1,6 @@
-import { fromJson, toJson, whereScope } from '@switchboard/platform'
+import { fromJson, type PageWindow, type Scope, selectPage, toJson, whereScope } from '@switchboard/platform'
 import type { Selectable } from 'kysely'
 import type { AgentsTable } from './database.ts'
-import type { Scope } from './scoped-users.repository.ts'
 import type { Db } from './users.repository.ts'
 
 export type AgentRow = Selectable<AgentsTable>
@@ -67,20 +66,42 @@ function filtered(db: Db, scope: Scope, f: AgentFilter) {
   return q
 }
 
-export async function listAgents(db: Db, scope: Scope, f: AgentFilter, page: number, pageSize: number) {
-  const [rows, total] = await Promise.all([
-    filtered(db, scope, f)
-      .selectAll()
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
-    filtered(db, scope, f)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ])
-  return { rows, total: Number(total.n) }
+export function listAgents(db: Db, scope: Scope, f: AgentFilter, window: PageWindow) {
+  return selectPage(filtered(db, scope, f), window, (q) => q.selectAll().orderBy('created_at').orderBy('id'))
+}
+
+/** Agents present in the scope (not offline), for routing views; bounded: one workspace's staff. */
+export function listPresentAgents(db: Db, scope: Scope, limit = 500): Promise<AgentRow[]> {
+  return whereScope(db.selectFrom('agents').selectAll(), scope)
+    .where('status', '!=', 'offline')
+    .orderBy('name')
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+}
+
+/** Counts and averages over the scope's agents (or one of them). */
+export async function agentStats(db: Db, scope: Scope, agentId?: string) {
+  let q = whereScope(db.selectFrom('agents'), scope)
+  if (agentId) q = q.where('id', '=', agentId)
+  const row = await q
+    .select((eb) => [
+      eb.fn.countAll<number>().as('total'),
+      eb.fn.sum<number>(eb.case().when('status', '=', 'online').then(1).else(0).end()).as('online'),
+      eb.fn.sum<number>(eb.case().when('status', '=', 'busy').then(1).else(0).end()).as('busy'),
+      eb.fn.avg<number>('avg_response_time').as('avg_response_time'),
+      eb.fn.avg<number>('rating').as('avg_rating'),
+    ])
+    .executeTakeFirstOrThrow()
+  // PostgreSQL answers sums and averages as numeric strings, SQLite as numbers; both as null over no rows.
+  const n = (v: unknown) => Number(v ?? 0)
+  return {
+    total: n(row.total),
+    online: n(row.online),
+    busy: n(row.busy),
+    avg_response_time: n(row.avg_response_time),
+    avg_rating: n(row.avg_rating),
+  }
 }
 
 export function setAgentStatus(db: Db, id: string, status: AgentStatus, now: string): Promise<AgentRow | undefined> {

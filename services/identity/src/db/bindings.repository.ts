@@ -2,7 +2,7 @@ import { type AgentRow, DEFAULT_MAX_CONCURRENT, insertAgent, type NewAgent } fro
 import { type CustomerRow, insertCustomer, type NewCustomer } from './customers.repository.ts'
 import type { Db } from './users.repository.ts'
 
-/** A user's link to one tenant/workspace: an agent or a customer record (API-NOTES.md, Tenancy). */
+/** A user's link to one tenant/workspace: an agent or a customer record (docs/api.md §4). */
 export interface Binding {
   kind: 'agent' | 'customer'
   id: string

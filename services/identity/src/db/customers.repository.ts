@@ -1,7 +1,14 @@
-import { type Dialect, fromJson, toJson, whereScope } from '@switchboard/platform'
+import {
+  type Dialect,
+  fromJson,
+  type PageWindow,
+  type Scope,
+  selectPage,
+  toJson,
+  whereScope,
+} from '@switchboard/platform'
 import { type Selectable, sql } from 'kysely'
 import type { CustomerNotesTable, CustomersTable } from './database.ts'
-import type { Scope } from './scoped-users.repository.ts'
 import type { Db } from './users.repository.ts'
 
 export type CustomerRow = Selectable<CustomersTable>
@@ -17,6 +24,11 @@ export interface NewCustomer {
   phone: string
   source: string
   tags: string[]
+  company?: string | undefined
+  industry?: string | undefined
+  /** low | normal (the default) | high | urgent */
+  priority?: string | undefined
+  notes?: string | undefined
   now: string
 }
 
@@ -33,6 +45,10 @@ export function insertCustomer(db: Db, c: NewCustomer): Promise<CustomerRow> {
       phone: c.phone,
       source: c.source,
       tags: toJson(c.tags) ?? '[]',
+      company: c.company ?? '',
+      industry: c.industry ?? '',
+      priority: c.priority ?? 'normal',
+      notes: c.notes ?? '',
       created_at: c.now,
       updated_at: c.now,
     })
@@ -49,6 +65,8 @@ export interface CustomerFilter {
   search?: string | undefined
   source?: string | undefined
   tag?: string | undefined
+  industry?: string | undefined
+  priority?: string | undefined
 }
 
 /** `%`, `_` and `\` in a search term are literal characters, not wildcards. */
@@ -71,6 +89,8 @@ function filtered(db: Db, dialect: Dialect, scope: Scope, f: CustomerFilter) {
     )
   }
   if (f.source) q = q.where('source', '=', f.source)
+  if (f.industry) q = q.where('industry', '=', f.industry)
+  if (f.priority) q = q.where('priority', '=', f.priority)
   if (f.tag) {
     const tag = f.tag
     q =
@@ -81,27 +101,10 @@ function filtered(db: Db, dialect: Dialect, scope: Scope, f: CustomerFilter) {
   return q
 }
 
-export async function listCustomers(
-  db: Db,
-  dialect: Dialect,
-  scope: Scope,
-  f: CustomerFilter,
-  page: number,
-  pageSize: number,
-) {
-  const [rows, total] = await Promise.all([
-    filtered(db, dialect, scope, f)
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
-    filtered(db, dialect, scope, f)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ])
-  return { rows, total: Number(total.n) }
+export function listCustomers(db: Db, dialect: Dialect, scope: Scope, f: CustomerFilter, window: PageWindow) {
+  return selectPage(filtered(db, dialect, scope, f), window, (q) =>
+    q.selectAll().orderBy('created_at', 'desc').orderBy('id'),
+  )
 }
 
 export interface CustomerPatch {
@@ -110,6 +113,10 @@ export interface CustomerPatch {
   phone?: string | undefined
   source?: string | undefined
   tags?: string[] | undefined
+  company?: string | undefined
+  industry?: string | undefined
+  priority?: string | undefined
+  notes?: string | undefined
 }
 
 export function updateCustomer(db: Db, id: string, p: CustomerPatch, now: string): Promise<CustomerRow | undefined> {
@@ -121,11 +128,54 @@ export function updateCustomer(db: Db, id: string, p: CustomerPatch, now: string
       ...(p.phone === undefined ? {} : { phone: p.phone }),
       ...(p.source === undefined ? {} : { source: p.source }),
       ...(p.tags === undefined ? {} : { tags: toJson(p.tags) ?? '[]' }),
+      ...(p.company === undefined ? {} : { company: p.company }),
+      ...(p.industry === undefined ? {} : { industry: p.industry }),
+      ...(p.priority === undefined ? {} : { priority: p.priority }),
+      ...(p.notes === undefined ? {} : { notes: p.notes }),
       updated_at: now,
     })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst()
+}
+
+/**
+ * The directory's figures over a scope: totals, customers whose account is active, those created since `since`,
+ * and counts by source, industry and priority (largest first).
+ */
+export async function customerStats(db: Db, scope: Scope, since: string) {
+  const base = () => whereScope(db.selectFrom('customers'), scope, 'customers')
+  const n = sql<number>`count(*)`.as('n')
+  const by = (column: 'source' | 'industry' | 'priority') =>
+    base()
+      .select([`customers.${column} as key`, n])
+      .groupBy(`customers.${column}`)
+      .orderBy('n', 'desc')
+      .orderBy('key')
+      .execute()
+  const [total, active, fresh, source, industry, priority] = await Promise.all([
+    base().select(n).executeTakeFirstOrThrow(),
+    base()
+      .innerJoin('users', 'users.id', 'customers.user_id')
+      .where('users.status', '=', 'active')
+      .select(n)
+      .executeTakeFirstOrThrow(),
+    base().where('customers.created_at', '>=', since).select(n).executeTakeFirstOrThrow(),
+    by('source'),
+    by('industry'),
+    by('priority'),
+  ])
+  // Counts are bigint strings on PostgreSQL, numbers on SQLite.
+  const counted = <K extends string>(name: K, list: Array<{ key: string; n: unknown }>) =>
+    list.map((r) => ({ [name]: r.key, count: Number(r.n) }) as Record<K, string> & { count: number })
+  return {
+    total: Number(total.n),
+    active: Number(active.n),
+    new_this_week: Number(fresh.n),
+    by_source: counted('source', source),
+    by_industry: counted('industry', industry),
+    by_priority: counted('priority', priority),
+  }
 }
 
 export interface NewNote {
@@ -174,6 +224,10 @@ export function customerView(c: CustomerRow) {
     phone: c.phone,
     source: c.source,
     tags: fromJson<string[]>(c.tags, []),
+    company: c.company,
+    industry: c.industry,
+    priority: c.priority,
+    notes: c.notes,
     created_at: c.created_at,
     updated_at: c.updated_at,
   }

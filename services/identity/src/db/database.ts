@@ -17,6 +17,8 @@ export interface UsersTable {
   token_valid_after: Timestamp | null
   token_state_seq: Generated<number>
   last_login: Timestamp | null
+  /** for role admin: '' platform-wide, else the one tenant administered */
+  admin_tenant_id: Generated<string>
   created_at: Timestamp
   updated_at: Timestamp
 }
@@ -77,6 +79,10 @@ export interface CustomersTable {
   phone: string
   source: string
   tags: Json
+  company: Generated<string>
+  industry: Generated<string>
+  priority: Generated<string>
+  notes: Generated<string>
   created_at: Timestamp
   updated_at: Timestamp
 }
@@ -91,7 +97,37 @@ export interface CustomerNotesTable {
   created_at: Timestamp
 }
 
-/** Only identity's own tables (ARCHITECTURE.md rule 1). */
+/** The tenant registry: a tenant and its workspaces are records, not free strings. */
+export interface TenantsTable {
+  id: string
+  name: string
+  status: string
+  settings: Json
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface WorkspacesTable {
+  tenant_id: string
+  id: string
+  name: string
+  status: string
+  settings: Json
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+/** One-time set-password links of operator accounts; the token itself is never stored. */
+export interface PasswordTokensTable {
+  token_hash: string
+  user_id: string
+  created_by: string
+  expires_at: Timestamp
+  used_at: Timestamp | null
+  created_at: Timestamp
+}
+
+/** Only identity's own tables (docs/architecture.md §1, rule 1). */
 export interface IdentityDatabase {
   users: UsersTable
   auth_sessions: AuthSessionsTable
@@ -99,4 +135,7 @@ export interface IdentityDatabase {
   agents: AgentsTable
   customers: CustomersTable
   customer_notes: CustomerNotesTable
+  tenants: TenantsTable
+  workspaces: WorkspacesTable
+  password_tokens: PasswordTokensTable
 }

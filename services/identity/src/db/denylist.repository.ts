@@ -1,4 +1,5 @@
 import type { DeniedToken } from '@switchboard/contracts'
+import { type PageWindow, selectPage } from '@switchboard/platform'
 import type { Selectable } from 'kysely'
 import type { RevokedTokensTable } from './database.ts'
 import type { Db } from './users.repository.ts'
@@ -77,20 +78,8 @@ function filtered(db: Db, f: DeniedFilter) {
 }
 
 /** Paginated denylist listing for GET /api/security/tokens/revoked, newest first. */
-export async function listDenied(db: Db, f: DeniedFilter, page: number, pageSize: number) {
-  const [rows, total] = await Promise.all([
-    filtered(db, f)
-      .selectAll()
-      .orderBy('revoked_at', 'desc')
-      .orderBy('jti')
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
-    filtered(db, f)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ])
-  return { rows, total: Number(total.n) }
+export function listDenied(db: Db, f: DeniedFilter, window: PageWindow) {
+  return selectPage(filtered(db, f), window, (q) => q.selectAll().orderBy('revoked_at', 'desc').orderBy('jti'))
 }
 
 /** Denylist cleanup: a record past its token's expiry protects nothing any more. */

@@ -1,16 +1,10 @@
-import { whereScope } from '@switchboard/platform'
+import { type Scope, whereScope } from '@switchboard/platform'
 import type { Db } from './users.repository.ts'
-
-/** A caller's tenant/workspace; empty strings are "all" (see whereScope). */
-export interface Scope {
-  tenant_id: string
-  workspace_id: string
-}
 
 export const isUnscoped = (scope: Scope) => !scope.tenant_id && !scope.workspace_id
 
 /**
- * The security surface's scope rule (spec, Security surface): with a tenant/workspace scope, a user is
+ * The security surface's scope rule (services/identity/README.md): with a tenant/workspace scope, a user is
  * visible only when an agent or customer record in that scope links it. Returns the visible ids among `ids`.
  */
 export async function visibleUserIds(db: Db, ids: readonly string[], scope: Scope): Promise<Set<string>> {

@@ -6,7 +6,7 @@ export type Db = Kysely<IdentityDatabase> | Transaction<IdentityDatabase>
 export type UserRow = Selectable<UsersTable>
 
 export const USER_STATUS = { active: 'active', inactive: 'inactive' } as const
-export const ROLES = { admin: 'admin', agent: 'agent', customer: 'customer' } as const
+export const ROLES = { admin: 'admin', supervisor: 'supervisor', agent: 'agent', customer: 'customer' } as const
 
 export interface NewUser {
   id: string
@@ -16,6 +16,8 @@ export interface NewUser {
   name: string
   phone: string
   role: string
+  /** for role admin: '' platform-wide (the default), else the one tenant administered */
+  admin_tenant_id?: string
   now: string
 }
 
@@ -30,6 +32,7 @@ export async function insertUser(db: Db, u: NewUser): Promise<UserRow> {
       name: u.name,
       phone: u.phone,
       role: u.role,
+      admin_tenant_id: u.admin_tenant_id ?? '',
       status: USER_STATUS.active,
       created_at: u.now,
       updated_at: u.now,
@@ -116,10 +119,16 @@ export function updateUserStatus(db: Db, id: string, status: string, now: string
     .executeTakeFirst()
 }
 
-export function updateUserRole(db: Db, id: string, role: string, now: string) {
+/** Role and, for admins, their reach ('' platform-wide, else one tenant); a token-state change like status. */
+export function updateUserRole(db: Db, id: string, role: string, now: string, adminTenantId = '') {
   return db
     .updateTable('users')
-    .set((eb) => ({ role, token_state_seq: eb('token_state_seq', '+', 1), updated_at: now }))
+    .set((eb) => ({
+      role,
+      admin_tenant_id: adminTenantId,
+      token_state_seq: eb('token_state_seq', '+', 1),
+      updated_at: now,
+    }))
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst()
@@ -148,6 +157,3 @@ export function userTokenState(u: UserRow): UserTokenState {
 export function userView(u: UserRow) {
   return { id: u.id, username: u.username, email: u.email, name: u.name, role: u.role, status: u.status }
 }
-
-/** The app's database, typed with identity's tables (platform decorates it as Kysely<any>). */
-export const identityDb = (app: { db: Kysely<any> }): Kysely<IdentityDatabase> => app.db

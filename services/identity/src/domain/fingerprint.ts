@@ -3,9 +3,16 @@ import ipaddr from 'ipaddr.js'
 
 export const MAX_DEVICE_ID_LENGTH = 128
 
+/** Where a request comes from, as the auth session records it. */
+export interface ClientInfo {
+  user_agent: string
+  client_ip: string
+  device_fingerprint: string
+}
+
 /**
  * X-Device-ID (trimmed, at most 128 chars) when the client sends one, else the first 16 bytes of
- * SHA-256(user_agent + "\n" + client_ip) as 32 hex chars (API-NOTES.md, Auth).
+ * SHA-256(user_agent + "\n" + client_ip) as 32 hex chars (docs/api.md §2).
  */
 export function deviceFingerprint(deviceId: string | undefined, userAgent: string, clientIp: string): string {
   const given = (deviceId ?? '').trim().slice(0, MAX_DEVICE_ID_LENGTH)
@@ -13,7 +20,7 @@ export function deviceFingerprint(deviceId: string | undefined, userAgent: strin
   return createHash('sha256').update(`${userAgent}\n${clientIp}`).digest('hex').slice(0, 32)
 }
 
-type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number]
+export type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number]
 
 export function parseCidrs(list: readonly string[]): Cidr[] {
   return list.map((c) =>

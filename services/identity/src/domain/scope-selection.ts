@@ -32,11 +32,22 @@ export type BindingChoice =
   | { ok: false; reason: 'several' | 'not_bound' }
 
 /**
- * The scope a login token carries (API-NOTES.md, Tenancy): the named binding, else the only one; an admin
- * may name any scope (admins may work anywhere) and without a name or binding gets an unscoped token.
+ * The scope a login token carries (docs/api.md §4): the named binding, else the only one. A platform admin
+ * (`adminTenant` '') may name any scope (admins may work anywhere) and without a name or binding gets an unscoped
+ * token; a tenant administrator may name any workspace of its own tenant only, and without a name gets its one
+ * binding there, else its tenant as a whole: never an unscoped token.
  */
-export function chooseBinding(bindings: readonly Binding[], selected: Selected, role: string): BindingChoice {
+export function chooseBinding(
+  all: readonly Binding[],
+  selected: Selected,
+  role: string,
+  adminTenant = '',
+): BindingChoice {
   const isAdmin = role === 'admin'
+  const tenantAdmin = isAdmin && adminTenant !== ''
+  // A tenant administrator's records elsewhere (made by a platform operator) never carry its admin role there.
+  const bindings = tenantAdmin ? all.filter((b) => b.tenant_id === adminTenant) : all
+  const mayName = (s: Selected) => isAdmin && (!tenantAdmin || s.tenant_id === adminTenant)
   if (selected.tenant_id) {
     const matches = bindings.filter(
       (b) => b.tenant_id === selected.tenant_id && (!selected.workspace_id || b.workspace_id === selected.workspace_id),
@@ -48,16 +59,17 @@ export function chooseBinding(bindings: readonly Binding[], selected: Selected, 
     )
     if (binding && sameScope) return { ok: true, binding, scope: pick(binding) }
     if (matches.length > 1) return { ok: false, reason: 'several' }
-    if (isAdmin) return { ok: true, binding: undefined, scope: selected }
+    if (mayName(selected)) return { ok: true, binding: undefined, scope: selected }
     return { ok: false, reason: 'not_bound' }
   }
-  if (bindings.length === 0) return { ok: true, binding: undefined, scope: { tenant_id: '', workspace_id: '' } }
+  const whole = tenantAdmin ? { tenant_id: adminTenant, workspace_id: '' } : { tenant_id: '', workspace_id: '' }
+  if (bindings.length === 0) return { ok: true, binding: undefined, scope: whole }
   const scopes = new Set(bindings.map((b) => `${b.tenant_id}\n${b.workspace_id}`))
   if (scopes.size === 1) {
     const binding = bindings.find((b) => b.kind === 'agent') ?? bindings[0]
-    return { ok: true, binding, scope: binding ? pick(binding) : { tenant_id: '', workspace_id: '' } }
+    return { ok: true, binding, scope: binding ? pick(binding) : whole }
   }
-  if (isAdmin) return { ok: true, binding: undefined, scope: { tenant_id: '', workspace_id: '' } }
+  if (isAdmin) return { ok: true, binding: undefined, scope: whole }
   return { ok: false, reason: 'several' }
 }
 

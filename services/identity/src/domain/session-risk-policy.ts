@@ -1,4 +1,4 @@
-/** The thresholds and windows of session risk (spec, Limits: security.session_risk). */
+/** The thresholds and windows of session risk (`security.session_risk`, `SESSION_RISK_*`). */
 export interface SessionRiskPolicy {
   hot_refresh_window_minutes: number
   recent_refresh_window_minutes: number
@@ -12,7 +12,7 @@ export interface SessionRiskPolicy {
   high_risk_score: number
 }
 
-/** The spec's example values; the spec shows no built-in defaults, so these serve as ours. */
+/** The code defaults, the lowest layer; the same values as the config schema's defaults (src/config.ts). */
 export const DEFAULT_SESSION_RISK_POLICY: Readonly<SessionRiskPolicy> = Object.freeze({
   hot_refresh_window_minutes: 10,
   recent_refresh_window_minutes: 30,
@@ -28,7 +28,7 @@ export const DEFAULT_SESSION_RISK_POLICY: Readonly<SessionRiskPolicy> = Object.f
 
 export const POLICY_KEYS = Object.keys(DEFAULT_SESSION_RISK_POLICY) as (keyof SessionRiskPolicy)[]
 
-/** The keys an environment profile may change (spec, Limits: session_risk_profiles). */
+/** The only keys an environment profile (`security.session_risk_profiles`) may change. */
 export const PROFILE_KEYS = [
   'hot_refresh_window_minutes',
   'recent_refresh_window_minutes',
@@ -54,7 +54,7 @@ function pick(
 
 /**
  * Code default ← system config (`security.session_risk`) ← environment profile
- * (`security.session_risk_profiles[server.environment]`, only the keys the spec names) ← later layers
+ * (`security.session_risk_profiles[server.environment]`, only `PROFILE_KEYS`) ← later layers
  * (tenant, workspace, runtime), lowest precedence first.
  */
 export function resolveSessionRiskPolicy(

@@ -16,7 +16,7 @@ export interface RiskSessionInput {
 export type RiskLevel = 'low' | 'medium' | 'high'
 export type RefreshRecency = 'hot' | 'recent' | 'today' | 'stale' | 'unknown'
 
-/** The auth session view (spec, "Auth session view"); `is_current` only on the self-service side. */
+/** The auth session view, the same in self-service and management lists but for `is_current` (self-service only). */
 export interface SessionView {
   session_id: string
   status: string
@@ -41,7 +41,7 @@ export interface SessionView {
   is_current?: boolean
 }
 
-/** Points per reason, in the order reasons are listed (API-NOTES.md, Session risk). */
+/** Points per reason: `risk_score` is the sum of the reasons that apply, and `risk_reasons` keeps this order. */
 export const RISK_REASONS = [
   ['revoked_session', 3],
   ['not_current_session', 1],

@@ -1,7 +1,7 @@
 import type { SessionRow } from '../db/sessions.repository.ts'
-import type { IpIntel } from '../ip-intel/index.ts'
-import { type SessionView, sessionViews } from './session-risk.ts'
-import type { PolicyScope, SessionRiskPolicySource } from './session-risk-policy.ts'
+import type { IpLabels } from '../ip-intel/index.ts'
+import { computeSessionViews, type SessionView } from './session-risk.ts'
+import type { SessionRiskPolicy } from './session-risk-policy.ts'
 
 /** A listed auth session: the risk view plus when and from where it was used. */
 export type AuthSessionView = SessionView & {
@@ -13,28 +13,17 @@ export type AuthSessionView = SessionView & {
   revoked_at: string | null
 }
 
-export interface SessionViewDeps {
-  ipIntel: IpIntel
-  riskPolicy: SessionRiskPolicySource
-}
-
 /**
  * Views of one user's sessions, the same on both sides: the self-service side passes `currentSessionId`
- * (and so gets `is_current`), the management side does not. The policy is the one of `scope`.
+ * (and so gets `is_current`), the management side does not. Pure: the policy and IP labels are resolved first.
  */
-export async function authSessionViews(
-  deps: SessionViewDeps,
+export function authSessionViews(
   sessions: readonly SessionRow[],
-  opts: { scope: PolicyScope; currentSessionId?: string | undefined; now?: Date },
-): Promise<AuthSessionView[]> {
-  const policy = await deps.riskPolicy.policyFor(opts.scope)
+  labels: ReadonlyMap<string, IpLabels>,
+  opts: { policy: SessionRiskPolicy; now: Date; currentSessionId?: string | undefined },
+): AuthSessionView[] {
   const rows = sessions.map((s) => ({ ...s, token_version: Number(s.token_version) }))
-  const views = await sessionViews(rows, {
-    now: opts.now ?? new Date(),
-    policy,
-    ipIntel: deps.ipIntel,
-    currentSessionId: opts.currentSessionId,
-  })
+  const views = computeSessionViews(rows, labels, opts)
   return views.map((v, i) => {
     const s = rows[i] as SessionRow
     return {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { type Claims, expandPermissions, issueToken, type Keyring, verifyToken } from '@switchboard/auth'
+import { type Claims, expandPermissions, issueToken, type Keyring, STAFF_ROLES, verifyToken } from '@switchboard/auth'
 import type { PrincipalKind } from '@switchboard/contracts'
 import type { Binding } from '../db/bindings.repository.ts'
 import type { SessionRow } from '../db/sessions.repository.ts'
@@ -18,7 +18,7 @@ export function principalKindOverride(
   role: string,
   binding: Pick<Binding, 'kind'> | undefined,
 ): PrincipalKind | undefined {
-  if (binding?.kind === 'customer' && (role === 'admin' || role === 'agent')) return 'end_user'
+  if (binding?.kind === 'customer' && STAFF_ROLES.includes(role)) return 'end_user'
   return undefined
 }
 
@@ -72,7 +72,13 @@ export async function issueTokenPair(keys: Keyring, ttls: TokenTtls, input: Issu
   }
 }
 
+// A jti names a token, not a row: random (UUIDv4), so a token's id says nothing about when it was minted.
 export const newJti = () => randomUUID()
+
+/** JWT `iat` has whole-second resolution: a token issued in the same second as a revoke is caught by token_version. */
+export function wholeSeconds(d: Date): string {
+  return new Date(Math.floor(d.getTime() / 1000) * 1000).toISOString()
+}
 
 /** Signature, algorithm, expiry and token_use=refresh; the database checks come after (tokens.service). */
 export function verifyRefreshToken(keys: Keyring, token: string): Promise<Claims> {
@@ -80,8 +86,9 @@ export function verifyRefreshToken(keys: Keyring, token: string): Promise<Claims
 }
 
 /**
- * The token-acceptance rules of the spec ("Authentication" 7, 8) for a refresh token against the database
- * state. Returns the refusal reason, or undefined when the token is acceptable; re-use is reported apart.
+ * Token acceptance (docs/api.md §2) for a refresh token against the database state: user active, token_version,
+ * not before token_valid_after, session active and at this version, jti not denied. Returns the refusal reason,
+ * or undefined when the token is acceptable; re-use is reported apart.
  */
 export function refreshRefusal(
   claims: Claims,

@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js'
 
-/** How far a client address reaches (API-NOTES.md, Security surface: labels). */
+/** How far a client address reaches; documentation ranges count as public (see `classifyIp`). */
 export type NetworkLabel = 'loopback' | 'private' | 'public' | 'unknown'
 /** Where a client address can be placed; `public_unknown` because the heuristic has no geo database. */
 export type LocationLabel =

@@ -1,6 +1,6 @@
 import type { IpLabels } from './heuristic.ts'
 
-/** `security.session_ip_intelligence` (spec, Limits: enabled, base_url with {ip}, api_key, auth_header, timeout_ms). */
+/** `security.session_ip_intelligence` (`SESSION_IP_INTELLIGENCE_*`, services/identity/README.md). */
 export interface IpIntelProviderConfig {
   base_url: string
   api_key: string

@@ -12,7 +12,7 @@ export interface IpIntelConfig extends Partial<IpIntelProviderConfig> {
   cache_ttl_seconds?: number
 }
 
-/** The session IP intelligence adapter (spec, Auth session): never throws, never fails a request. */
+/** The session IP intelligence adapter: never throws, never fails a request (a failing provider: the heuristic). */
 export interface IpIntel {
   lookup(ip: string): Promise<IpLabels>
   /** whether lookups may leave the process */

@@ -1,6 +1,7 @@
 import { hasPermission } from '@switchboard/auth'
+import { errorResponses } from '@switchboard/platform'
 import type { FastifyRequest } from 'fastify'
-import { DirectoryErrors } from '../directory-errors.ts'
+import { IdentityErrors } from '../errors.ts'
 
 const MANAGEMENT_KINDS = new Set(['agent', 'admin', 'service'])
 
@@ -11,18 +12,25 @@ const MANAGEMENT_KINDS = new Set(['agent', 'admin', 'service'])
 export function requireAccess(...permissions: string[]) {
   return async function access(request: FastifyRequest) {
     const p = request.principal
-    if (!MANAGEMENT_KINDS.has(p.kind)) throw new DirectoryErrors.PrincipalKind(p.kind)
+    if (!MANAGEMENT_KINDS.has(p.kind)) throw new IdentityErrors.PrincipalKind(p.kind)
     for (const needed of permissions) {
-      if (!hasPermission(p.permissions, needed)) throw new DirectoryErrors.PermissionMissing(needed)
+      if (!hasPermission(p.permissions, needed)) throw new IdentityErrors.PermissionMissing(needed)
     }
   }
 }
 
-/** Whether the principal's own token is unscoped (platform admin or service), whatever selectors narrowed. */
-export const tokenUnscoped = (request: FastifyRequest) =>
-  (request.principal.kind === 'admin' || request.principal.kind === 'service') &&
-  !request.principal.token_tenant_id &&
-  !request.principal.token_workspace_id
+/**
+ * The tenant registry's writes: platform administrators and services only, i.e. an admin or service principal
+ * whose token is unscoped (selectors may narrow it; a tenant-bound token never qualifies). After requireAccess.
+ */
+export function requirePlatform(what: string) {
+  return async function platformOnly(request: FastifyRequest) {
+    const p = request.principal
+    if ((p.kind !== 'admin' && p.kind !== 'service') || p.token_tenant_id || p.token_workspace_id) {
+      throw new IdentityErrors.PlatformOnly(what)
+    }
+  }
+}
 
 /**
  * Names the audit action where the path alone is ambiguous (`…/sessions/revoke` and `/tokens/revoke` would
@@ -33,3 +41,6 @@ export function auditAs(action: string) {
     request.audit.action = action
   }
 }
+
+/** The error answers of the management routes; 404 bodies are identical for missing and out-of-scope records. */
+export const managementErrors = errorResponses(400, 401, 403, 404)

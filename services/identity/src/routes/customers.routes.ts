@@ -1,24 +1,18 @@
-import { randomBytes, randomUUID } from 'node:crypto'
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { IdentityEvents, pageOf } from '@switchboard/contracts'
-import { concreteScope, scopeOf } from '@switchboard/platform'
+import { callerOf, pageOf, pageWindow, type RouteModule, scopeOf } from '@switchboard/platform'
 import type { FastifyRequest } from 'fastify'
+import { addCustomerNote, type CustomerUpdate, createCustomer, patchCustomer } from '../commands/customers.commands.ts'
+import { revokeUserTokensCommand } from '../commands/user-tokens.commands.ts'
+import type { IdentityService } from '../context.ts'
 import {
-  type CustomerPatch,
   type CustomerRow,
+  customerStats,
   customerView,
   findCustomerInScope,
-  insertCustomer,
-  insertNote,
   listCustomers,
   listNotes,
   noteView,
-  updateCustomer,
 } from '../db/customers.repository.ts'
-import { findUserById, identityDb, insertUser, ROLES, takenIdentifiers, type UserRow } from '../db/users.repository.ts'
-import { DirectoryErrors } from '../directory-errors.ts'
-import { publishUserTokenState, revokeUserTokens } from '../domain/revocation.ts'
-import { type EventContext, emit, emitUserRegistered, inTransaction } from '../events/publish.ts'
+import { IdentityErrors } from '../errors.ts'
 import {
   CreateCustomerBody,
   CustomerIdParams,
@@ -26,55 +20,33 @@ import {
   CustomerPage,
   CustomerRevokeResult,
   CustomerSchema,
+  CustomerStats,
   NoteBody,
   NoteList,
   NoteSchema,
   TagsBody,
   UpdateCustomerBody,
 } from '../schemas/customers.schemas.ts'
-import { errorResponses } from '../schemas/security.schemas.ts'
-import { requireAccess } from './access.ts'
+import { managementErrors, requireAccess } from './access.ts'
+import { userTokenSnapshot } from './snapshots.ts'
 
 const tags = ['customers']
 
-function emitCustomerUpserted(ctx: EventContext, c: CustomerRow) {
-  const v = customerView(c)
-  return emit(ctx, IdentityEvents.customerUpserted, {
-    customer_id: v.id,
-    user_id: v.user_id,
-    name: v.name,
-    source: v.source,
-    tags: v.tags,
-  })
-}
-
-/** A login name from the email's local part plus a random suffix, in the register schema's alphabet. */
-export function usernameFromEmail(email: string): string {
-  const local = (email.split('@')[0] ?? '').replace(/[^A-Za-z0-9_.-]/g, '').replace(/^[^A-Za-z0-9]+/, '')
-  return `${(local || 'customer').slice(0, 48)}-${randomBytes(3).toString('hex')}`
-}
-
-/** The customer directory (API-NOTES.md): records bound to one tenant/workspace and filtered by it. */
-export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = identityDb(app)
+/** The customer directory: records bound to one tenant/workspace and filtered by it (docs/api.md §4). */
+export const customerRoutes: RouteModule<IdentityService> = async (app, svc) => {
   const read = requireAccess('customers.read')
   const write = requireAccess('customers.write')
 
-  async function customerOr404(request: FastifyRequest, id: string, trx = db): Promise<CustomerRow> {
-    const customer = await findCustomerInScope(trx, id, scopeOf(request))
-    if (!customer) throw new DirectoryErrors.CustomerNotFound()
+  async function customerOr404(request: FastifyRequest, id: string): Promise<CustomerRow> {
+    const customer = await findCustomerInScope(svc.db, id, scopeOf(request))
+    if (!customer) throw new IdentityErrors.CustomerNotFound()
     return customer
   }
 
-  /** update and tags: one transaction, the upsert event, the audit snapshot of what changed. */
-  async function patch(request: FastifyRequest, id: string, p: CustomerPatch, snapshot: (c: CustomerRow) => unknown) {
+  /** update and tags: the audit snapshot holds what the route changes. */
+  async function patch(request: FastifyRequest, id: string, p: CustomerUpdate, snapshot: (c: CustomerRow) => unknown) {
     request.audit.resource_id = id
-    const { before, after } = await inTransaction(app, async (trx) => {
-      const before = await customerOr404(request, id, trx)
-      const after = (await updateCustomer(trx, id, p, new Date().toISOString())) as CustomerRow
-      await emitCustomerUpserted({ trx, outbox: app.outbox, from: request }, after)
-      return { before, after }
-    })
+    const { before, after } = await patchCustomer(svc, callerOf(request), id, p)
     request.audit.before = snapshot(before)
     request.audit.after = snapshot(after)
     return customerView(after)
@@ -84,47 +56,10 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/customers',
     {
       preValidation: write,
-      schema: { tags, body: CreateCustomerBody, response: { 201: CustomerSchema, ...errorResponses } },
+      schema: { tags, body: CreateCustomerBody, response: { 201: CustomerSchema, ...managementErrors } },
     },
     async (request, reply) => {
-      const scope = concreteScope(request)
-      const body = request.body
-      const email = body.email.toLowerCase()
-      const username = body.username ?? usernameFromEmail(email)
-      // No password given: a random one nobody knows; the account exists for the directory until reset.
-      const passwordHash = await app.identity.passwords.hash(body.password ?? randomBytes(24).toString('base64url'))
-      const customer = await inTransaction(app, async (trx) => {
-        // Binding an existing account would let one tenant revoke another tenant's user: a new account only.
-        const taken = await takenIdentifiers(trx, username, email)
-        if (taken.length > 0) throw new DirectoryErrors.CustomerExists(taken.join(' and '))
-        const now = new Date().toISOString()
-        const user = await insertUser(trx, {
-          id: randomUUID(),
-          username,
-          email,
-          password_hash: passwordHash,
-          name: body.name,
-          phone: body.phone ?? '',
-          role: ROLES.customer,
-          now,
-        })
-        const customer = await insertCustomer(trx, {
-          id: randomUUID(),
-          user_id: user.id,
-          ...scope,
-          name: body.name,
-          email,
-          phone: body.phone ?? '',
-          source: body.source ?? 'web',
-          tags: body.tags ?? [],
-          now,
-        })
-        const ctx = { trx, outbox: app.outbox, from: request }
-        await emitUserRegistered(ctx, user)
-        await publishUserTokenState(ctx, user, 'registered')
-        await emitCustomerUpserted(ctx, customer)
-        return customer
-      })
+      const customer = await createCustomer(svc, callerOf(request), request.body)
       request.audit.resource_id = customer.id
       request.audit.after = customerView(customer)
       return reply.code(201).send(customerView(customer))
@@ -135,19 +70,24 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/customers',
     {
       preValidation: read,
-      schema: { tags, querystring: CustomerListQuery, response: { 200: CustomerPage, ...errorResponses } },
+      schema: { tags, querystring: CustomerListQuery, response: { 200: CustomerPage, ...managementErrors } },
     },
     async (request) => {
-      const { page = 1, page_size: pageSize = 20, search, source, tag } = request.query
-      const { rows, total } = await listCustomers(
-        db,
-        app.dbDialect,
-        scopeOf(request),
-        { search, source, tag },
-        page,
-        pageSize,
-      )
-      return pageOf(rows.map(customerView), total, page, pageSize)
+      const { search, source, tag, industry, priority } = request.query
+      const window = pageWindow(request.query)
+      const filter = { search, source, tag, industry, priority }
+      const { rows, total } = await listCustomers(svc.db, svc.dialect, scopeOf(request), filter, window)
+      return pageOf(rows.map(customerView), total, window)
+    },
+  )
+
+  // A static segment: the router prefers it to `/:id`, so `stats` is never taken for a customer id.
+  app.get(
+    '/api/customers/stats',
+    { preValidation: read, schema: { tags, response: { 200: CustomerStats, ...managementErrors } } },
+    async (request) => {
+      const since = new Date(Date.now() - 7 * 24 * 3600 * 1000).toISOString()
+      return customerStats(svc.db, scopeOf(request), since)
     },
   )
 
@@ -155,7 +95,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/customers/:id',
     {
       preValidation: read,
-      schema: { tags, params: CustomerIdParams, response: { 200: CustomerSchema, ...errorResponses } },
+      schema: { tags, params: CustomerIdParams, response: { 200: CustomerSchema, ...managementErrors } },
     },
     async (request) => customerView(await customerOr404(request, request.params.id)),
   )
@@ -168,12 +108,12 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         params: CustomerIdParams,
         body: UpdateCustomerBody,
-        response: { 200: CustomerSchema, ...errorResponses },
+        response: { 200: CustomerSchema, ...managementErrors },
       },
     },
     async (request) => {
       const body = request.body
-      const p: CustomerPatch = { ...body, ...(body.email ? { email: body.email.toLowerCase() } : {}) }
+      const p: CustomerUpdate = { ...body, ...(body.email ? { email: body.email.toLowerCase() } : {}) }
       return patch(request, request.params.id, p, customerView)
     },
   )
@@ -182,7 +122,12 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/customers/:id/tags',
     {
       preValidation: write,
-      schema: { tags, params: CustomerIdParams, body: TagsBody, response: { 200: CustomerSchema, ...errorResponses } },
+      schema: {
+        tags,
+        params: CustomerIdParams,
+        body: TagsBody,
+        response: { 200: CustomerSchema, ...managementErrors },
+      },
     },
     async (request) =>
       patch(request, request.params.id, { tags: request.body.tags }, (c) => ({ tags: customerView(c).tags })),
@@ -192,11 +137,11 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/customers/:id/notes',
     {
       preValidation: read,
-      schema: { tags, params: CustomerIdParams, response: { 200: NoteList, ...errorResponses } },
+      schema: { tags, params: CustomerIdParams, response: { 200: NoteList, ...managementErrors } },
     },
     async (request) => {
       const customer = await customerOr404(request, request.params.id)
-      const items = (await listNotes(db, customer.id)).map(noteView)
+      const items = (await listNotes(svc.db, customer.id)).map(noteView)
       return { count: items.length, items }
     },
   )
@@ -205,21 +150,14 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/customers/:id/notes',
     {
       preValidation: write,
-      schema: { tags, params: CustomerIdParams, body: NoteBody, response: { 201: NoteSchema, ...errorResponses } },
+      schema: { tags, params: CustomerIdParams, body: NoteBody, response: { 201: NoteSchema, ...managementErrors } },
     },
     async (request, reply) => {
       const { id } = request.params
       request.audit.resource_id = id
-      const note = await inTransaction(app, async (trx) => {
-        const customer = await customerOr404(request, id, trx)
-        return insertNote(trx, {
-          id: randomUUID(),
-          customer,
-          author_user_id: request.principal.user_id,
-          content: request.body.content,
-          now: new Date().toISOString(),
-        })
-      })
+      const { content, note: text } = request.body
+      if (content && text && content !== text) throw new IdentityErrors.InvalidInput('body: content and note disagree')
+      const note = await addCustomerNote(svc, callerOf(request), id, (content ?? text) as string)
       request.audit.before = null
       request.audit.after = noteView(note)
       return reply.code(201).send(noteView(note))
@@ -231,29 +169,14 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       // listed on the security surface, so security.write as well as the resource's own write
       preValidation: requireAccess('customers.write', 'security.write'),
-      schema: { tags, params: CustomerIdParams, response: { 200: CustomerRevokeResult, ...errorResponses } },
+      schema: { tags, params: CustomerIdParams, response: { 200: CustomerRevokeResult, ...managementErrors } },
     },
     async (request) => {
       const { id } = request.params
       request.audit.resource_id = id
-      const { before, after } = await inTransaction(app, async (trx) => {
-        const customer = await customerOr404(request, id, trx)
-        const before = (await findUserById(trx, customer.user_id)) as UserRow
-        const r = await revokeUserTokens(
-          { trx, outbox: app.outbox, from: request },
-          customer.user_id,
-          'customers.revoke_tokens',
-        )
-        if (!r) throw new DirectoryErrors.CustomerNotFound()
-        return { before, after: r.user }
-      })
-      const snap = (u: UserRow) => ({
-        user_id: u.id,
-        token_version: Number(u.token_version),
-        token_valid_after: u.token_valid_after,
-      })
-      request.audit.before = snap(before)
-      request.audit.after = snap(after)
+      const { before, after } = await revokeUserTokensCommand(svc, callerOf(request), { customer_id: id })
+      request.audit.before = userTokenSnapshot(before)
+      request.audit.after = userTokenSnapshot(after)
       return { customer_id: id, token_version: Number(after.token_version) }
     },
   )

@@ -1,19 +1,30 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { DeniedToken, Nullable, SessionTokenState, UserTokenState } from '@switchboard/contracts'
+import {
+  DeniedToken,
+  DisabledScopesResponse,
+  Nullable,
+  SessionTokenState,
+  UserTokenState,
+} from '@switchboard/contracts'
+import { errorResponses, type RouteModule } from '@switchboard/platform'
+import { admitScope } from '../commands/scope-registry.ts'
+import type { IdentityService } from '../context.ts'
 import { deniedToken, listActiveDenied } from '../db/denylist.repository.ts'
 import { findSession, sessionTokenState } from '../db/sessions.repository.ts'
-import { findUserById, identityDb, userTokenState } from '../db/users.repository.ts'
+import { listDisabledScopes } from '../db/tenants.repository.ts'
+import { findUserById, userTokenState } from '../db/users.repository.ts'
 import { IdentityErrors } from '../errors.ts'
-import { errors } from '../schemas/auth.schemas.ts'
 
 const Id = Type.String({ minLength: 1, maxLength: 128 })
+/** a tenant or workspace id as selectors carry it (docs/api.md §4) */
+const ScopeId = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$' })
+const WidgetScope = Type.Object({ tenant_id: ScopeId, workspace_id: ScopeId })
 
 /**
- * The gateway's token-state cache asks here on a miss (ARCHITECTURE.md §1 rule 3): identity's rows are the
- * source of truth. Service principals only.
+ * The gateway's token-state cache asks here on a miss (docs/architecture.md §1, rule 3): identity's rows are the
+ * source of truth; the realtime hub asks whether a widget may start sessions in a scope. Service principals only.
  */
-export const internalRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const internalRoutes: RouteModule<IdentityService> = async (app, svc) => {
   app.addHook('onRequest', async (request) => {
     if (request.principal.kind !== 'service') throw new IdentityErrors.ServiceOnly()
   })
@@ -26,16 +37,15 @@ export const internalRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object({ user_id: Type.Optional(Id), session_id: Type.Optional(Id) }),
         response: {
           200: Type.Object({ user: Nullable(UserTokenState), session: Nullable(SessionTokenState) }),
-          ...errors(400, 401, 403),
+          ...errorResponses(400, 401, 403),
         },
       },
     },
     async (request) => {
-      const db = identityDb(app)
       const { user_id, session_id } = request.query
       const [user, session] = await Promise.all([
-        user_id ? findUserById(db, user_id) : undefined,
-        session_id ? findSession(db, session_id) : undefined,
+        user_id ? findUserById(svc.db, user_id) : undefined,
+        session_id ? findSession(svc.db, session_id) : undefined,
       ])
       return { user: user ? userTokenState(user) : null, session: session ? sessionTokenState(session) : null }
     },
@@ -46,12 +56,38 @@ export const internalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         hide: true,
-        response: { 200: Type.Object({ items: Type.Array(DeniedToken) }), ...errors(401, 403) },
+        response: { 200: Type.Object({ items: Type.Array(DeniedToken) }), ...errorResponses(401, 403) },
       },
     },
     async () => {
-      const rows = await listActiveDenied(identityDb(app), new Date().toISOString())
+      const rows = await listActiveDenied(svc.db, new Date().toISOString())
       return { items: rows.map(deniedToken) }
     },
+  )
+
+  // The realtime hub asks before an anonymous widget visitor's first message starts a session there: the
+  // registry's admission rule for the widget (known, active, `widget_enabled` on the tenant and the workspace).
+  app.get(
+    '/internal/widget-scope',
+    {
+      schema: {
+        hide: true,
+        querystring: WidgetScope,
+        response: { 200: WidgetScope, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const scope = { tenant_id: request.query.tenant_id, workspace_id: request.query.workspace_id }
+      await admitScope(svc.db, scope, 'widget')
+      return scope
+    },
+  )
+
+  // Tokens scoped to a disabled tenant or workspace are refused at the gateway; it loads this list with the
+  // denylist and then follows identity.scope.status_changed.
+  app.get(
+    '/internal/token-state/scopes',
+    { schema: { hide: true, response: { 200: DisabledScopesResponse, ...errorResponses(401, 403) } } },
+    async () => ({ items: await listDisabledScopes(svc.db) }),
   )
 }

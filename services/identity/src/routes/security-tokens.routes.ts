@@ -1,55 +1,27 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { pageOf } from '@switchboard/contracts'
-import { scopeOf } from '@switchboard/platform'
+import { callerOf, pageOf, pageWindow, type RouteModule, scopeOf } from '@switchboard/platform'
+import { denyTokenCommand, ownTokenClaims } from '../commands/token-denylist.commands.ts'
+import type { IdentityService } from '../context.ts'
 import { listDenied } from '../db/denylist.repository.ts'
-import { isUserVisible, usersInScope } from '../db/scoped-users.repository.ts'
-import { DirectoryErrors } from '../directory-errors.ts'
-import { denyToken } from '../domain/revocation.ts'
-import { inspectOwnToken, TokenNotOursError } from '../domain/token-inspection.ts'
-import { IdentityErrors } from '../errors.ts'
-import { inTransaction } from '../events/publish.ts'
-import {
-  errorResponses,
-  RevokedToken,
-  RevokedTokensPage,
-  RevokedTokensQuery,
-  RevokeTokenBody,
-} from '../schemas/security.schemas.ts'
-import { auditAs, requireAccess } from './access.ts'
+import { usersInScope } from '../db/scoped-users.repository.ts'
+import { RevokedToken, RevokedTokensPage, RevokedTokensQuery, RevokeTokenBody } from '../schemas/security.schemas.ts'
+import { auditAs, managementErrors, requireAccess } from './access.ts'
 
 const tags = ['security']
 
-/** The denylist: one JWT made invalid before its expiry, and the records listed (spec, Security surface). */
-export const securityTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
+/** The denylist: one JWT made invalid before its expiry, and the records listed (services/identity/README.md). */
+export const securityTokenRoutes: RouteModule<IdentityService> = async (app, svc) => {
   app.post(
     '/api/security/tokens/revoke',
     {
       onRequest: auditAs('security.tokens_revoke'),
       preValidation: requireAccess('security.write'),
-      schema: { tags, body: RevokeTokenBody, response: { 200: RevokedToken, ...errorResponses } },
+      schema: { tags, body: RevokeTokenBody, response: { 200: RevokedToken, ...managementErrors } },
     },
     async (request) => {
-      const claims = await inspectOwnToken(app.identity.keys, request.body.token).catch((err) => {
-        if (err instanceof TokenNotOursError) throw new DirectoryErrors.TokenNotOurs(err.message)
-        throw err
-      })
+      const claims = await ownTokenClaims(svc, request.body.token)
+      // Named before the change, so a refusal's audit record says which token it was about.
       request.audit.resource_id = claims.jti
-      const { row, created } = await inTransaction(app, async (trx) => {
-        // A token of a user outside the scope is as unknown as a missing user.
-        if (!(await isUserVisible(trx, claims.user_id, scopeOf(request)))) throw new IdentityErrors.UserNotFound()
-        return denyToken(
-          { trx, outbox: app.outbox, from: request },
-          {
-            jti: claims.jti,
-            user_id: claims.user_id,
-            session_id: claims.session_id,
-            token_use: claims.token_use,
-            expires_at: new Date(claims.exp * 1000).toISOString(),
-            revoked_by: request.principal.user_id,
-            reason: request.body.reason ?? '',
-          },
-        )
-      })
+      const { row, created } = await denyTokenCommand(svc, callerOf(request), claims, request.body.reason)
       const record = {
         jti: row.jti,
         user_id: row.user_id,
@@ -68,24 +40,22 @@ export const securityTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/security/tokens/revoked',
     {
       preValidation: requireAccess('security.read'),
-      schema: { tags, querystring: RevokedTokensQuery, response: { 200: RevokedTokensPage, ...errorResponses } },
+      schema: { tags, querystring: RevokedTokensQuery, response: { 200: RevokedTokensPage, ...managementErrors } },
     },
     async (request) => {
       const q = request.query
-      const page = q.page ?? 1
-      const pageSize = q.page_size ?? 20
+      const window = pageWindow(q)
       const { rows, total } = await listDenied(
-        app.db,
+        svc.db,
         {
           jti: q.jti,
           user_id: q.user_id,
           session_id: q.session_id,
           token_use: q.token_use,
           active_at: q.active_only ? new Date().toISOString() : undefined,
-          user_ids: await usersInScope(app.db, scopeOf(request)),
+          user_ids: await usersInScope(svc.db, scopeOf(request)),
         },
-        page,
-        pageSize,
+        window,
       )
       const data = rows.map((r) => ({
         jti: r.jti,
@@ -97,7 +67,7 @@ export const securityTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
         revoked_by: r.revoked_by,
         reason: r.reason,
       }))
-      return pageOf(data, total, page, pageSize)
+      return pageOf(data, total, window)
     },
   )
 }

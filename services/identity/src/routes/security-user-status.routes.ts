@@ -1,13 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { scopeOf } from '@switchboard/platform'
-import { isUserVisible } from '../db/scoped-users.repository.ts'
-import { findUserById, USER_STATUS, type UserRow } from '../db/users.repository.ts'
-import { setUserStatus } from '../domain/revocation.ts'
-import { IdentityErrors } from '../errors.ts'
-import { inTransaction } from '../events/publish.ts'
-import { errorResponses, UserIdParams, UserSecurityState } from '../schemas/security.schemas.ts'
-import { auditAs, requireAccess } from './access.ts'
+import { callerOf, errorResponses, type RouteModule } from '@switchboard/platform'
+import { setUserStatusCommand } from '../commands/security-users.commands.ts'
+import type { IdentityService } from '../context.ts'
+import { USER_STATUS, type UserRow } from '../db/users.repository.ts'
+import { UserIdParams, UserSecurityState } from '../schemas/security.schemas.ts'
+import { auditAs, managementErrors, requireAccess } from './access.ts'
 
 const StatusBody = Type.Object(
   {
@@ -26,11 +23,8 @@ const state = (u: UserRow) => ({
   last_login: u.last_login,
 })
 
-/**
- * Activating and deactivating a user (the spec's "non-active user" acceptance rule needs a way in). The change
- * and its token-state event commit together, so every gateway replica refuses the user's tokens at once.
- */
-export const securityUserStatusRoutes: FastifyPluginAsyncTypebox = async (app) => {
+/** Activating and deactivating a user: tokens of a user who is not active are refused (docs/api.md §2). */
+export const securityUserStatusRoutes: RouteModule<IdentityService> = async (app, svc) => {
   app.put(
     '/api/security/users/:id/status',
     {
@@ -40,30 +34,16 @@ export const securityUserStatusRoutes: FastifyPluginAsyncTypebox = async (app) =
         tags: ['security'],
         params: UserIdParams,
         body: StatusBody,
-        response: { 200: UserSecurityState, ...errorResponses },
+        response: { 200: UserSecurityState, ...managementErrors, ...errorResponses(409) },
       },
     },
     async (request) => {
       const { id } = request.params
-      const { status, reason } = request.body
       request.audit.resource_id = id
-      if (status === USER_STATUS.inactive && id === request.principal.user_id)
-        throw new IdentityErrors.CannotDeactivateSelf()
-      const result = await inTransaction(app, async (trx) => {
-        const before = (await isUserVisible(trx, id, scopeOf(request))) ? await findUserById(trx, id) : undefined
-        if (!before) throw new IdentityErrors.UserNotFound()
-        if (before.status === status) return { before, after: before }
-        const after = await setUserStatus(
-          { trx, outbox: app.outbox, from: request },
-          id,
-          status,
-          reason ?? `status_${status}`,
-        )
-        return { before, after: after ?? before }
-      })
-      request.audit.before = state(result.before)
-      request.audit.after = state(result.after)
-      return state(result.after)
+      const { before, after } = await setUserStatusCommand(svc, callerOf(request), id, request.body)
+      request.audit.before = state(before)
+      request.audit.after = state(after)
+      return state(after)
     },
   )
 }

@@ -1,17 +1,15 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { scopeOf } from '@switchboard/platform'
+import { callerOf, optionalBody, type RouteModule, scopeOf } from '@switchboard/platform'
 import type { FastifyRequest } from 'fastify'
+import { revokeAllUserSessionsCommand, revokeUserSessionCommand } from '../commands/security-users.commands.ts'
+import { revokeManyUserTokensCommand, revokeUserTokensCommand } from '../commands/user-tokens.commands.ts'
+import type { IdentityService } from '../context.ts'
 import { isUserVisible, visibleUserIds } from '../db/scoped-users.repository.ts'
-import { listUserSessions } from '../db/sessions.repository.ts'
+import { listUserSessions, type SessionRow } from '../db/sessions.repository.ts'
 import { findUserById, findUsersByIds, type UserRow } from '../db/users.repository.ts'
-import { DirectoryErrors } from '../directory-errors.ts'
-import { revokeSession, revokeUserSessions, revokeUserTokens } from '../domain/revocation.ts'
-import { authSessionViews } from '../domain/session-views.ts'
 import { IdentityErrors } from '../errors.ts'
-import { inTransaction } from '../events/publish.ts'
+import { sessionViewsFor } from '../queries/session-views.queries.ts'
 import {
   BatchRevokeResult,
-  errorResponses,
   RevokeAllBody,
   RevokeAllResult,
   RevokeSessionBody,
@@ -24,34 +22,36 @@ import {
   UserSecurityState,
   UserSessionsResult,
 } from '../schemas/security.schemas.ts'
-import { auditAs, requireAccess } from './access.ts'
+import { auditAs, managementErrors, requireAccess } from './access.ts'
+import { tokenState } from './snapshots.ts'
 
 const tags = ['security']
 
-const tokenState = (u: UserRow) => ({
-  token_version: Number(u.token_version),
-  token_valid_after: u.token_valid_after,
+const securityState = (u: UserRow) => ({
+  user_id: u.id,
+  role: u.role,
+  status: u.status,
+  ...tokenState(u),
+  last_login: u.last_login,
 })
 
-/** Bodies whose fields are all optional may be left out entirely (a bare POST, as with curl -X POST). */
-async function optionalBody(request: FastifyRequest) {
-  request.body ??= {}
-}
-
-function securityState(u: UserRow) {
-  return { user_id: u.id, role: u.role, status: u.status, ...tokenState(u), last_login: u.last_login }
-}
+const revokedSession = (s: SessionRow) => ({
+  session_id: s.id,
+  status: s.status,
+  token_version: Number(s.token_version),
+  revoked_at: s.revoked_at,
+})
 
 /**
- * The security surface over users (spec, Security surface). With a tenant/workspace scope only users
+ * The security surface over users (services/identity/README.md). With a tenant/workspace scope only users
  * linked by an agent or customer record in it exist; every other id answers like a missing user.
  */
-export const securityUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const securityUserRoutes: RouteModule<IdentityService> = async (app, svc) => {
   const read = requireAccess('security.read')
   const write = requireAccess('security.write')
 
   async function visibleUser(request: FastifyRequest, id: string): Promise<UserRow> {
-    const user = (await isUserVisible(app.db, id, scopeOf(request))) ? await findUserById(app.db, id) : undefined
+    const user = (await isUserVisible(svc.db, id, scopeOf(request))) ? await findUserById(svc.db, id) : undefined
     if (!user) throw new IdentityErrors.UserNotFound()
     return user
   }
@@ -60,7 +60,7 @@ export const securityUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/security/users/:id',
     {
       preValidation: read,
-      schema: { tags, params: UserIdParams, response: { 200: UserSecurityState, ...errorResponses } },
+      schema: { tags, params: UserIdParams, response: { 200: UserSecurityState, ...managementErrors } },
     },
     async (request) => securityState(await visibleUser(request, request.params.id)),
   )
@@ -71,13 +71,13 @@ export const securityUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: auditAs('security.users_query'),
       preValidation: read,
-      schema: { tags, body: UserIdsBody, response: { 200: UserQueryResult, ...errorResponses } },
+      schema: { tags, body: UserIdsBody, response: { 200: UserQueryResult, ...managementErrors } },
     },
     async (request) => {
       const ids = [...new Set(request.body.user_ids)]
-      const visible = await visibleUserIds(app.db, ids, scopeOf(request))
+      const visible = await visibleUserIds(svc.db, ids, scopeOf(request))
       if (visible.size !== ids.length) throw new IdentityErrors.UserNotFound()
-      const byId = new Map((await findUsersByIds(app.db, ids)).map((u) => [u.id, u]))
+      const byId = new Map((await findUsersByIds(svc.db, ids)).map((u) => [u.id, u]))
       const items = ids.map((id) => {
         const u = byId.get(id) as UserRow
         return {
@@ -100,12 +100,12 @@ export const securityUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/security/users/:id/sessions',
     {
       preValidation: read,
-      schema: { tags, params: UserIdParams, response: { 200: UserSessionsResult, ...errorResponses } },
+      schema: { tags, params: UserIdParams, response: { 200: UserSessionsResult, ...managementErrors } },
     },
     async (request) => {
       const user = await visibleUser(request, request.params.id)
-      const sessions = await listUserSessions(app.db, user.id)
-      const items = await authSessionViews(app.identity, sessions, { scope: scopeOf(request) })
+      const sessions = await listUserSessions(svc.db, user.id)
+      const items = await sessionViewsFor(svc, sessions, { scope: scopeOf(request) })
       return { user_id: user.id, count: items.length, items }
     },
   )
@@ -119,35 +119,16 @@ export const securityUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         params: UserIdParams,
         body: RevokeSessionBody,
-        response: { 200: RevokeSessionResult, ...errorResponses },
+        response: { 200: RevokeSessionResult, ...managementErrors },
       },
     },
     async (request) => {
       const { id } = request.params
-      const { session_id, reason } = request.body
       request.audit.resource_id = id
-      const result = await inTransaction(app, async (trx) => {
-        if (!(await isUserVisible(trx, id, scopeOf(request)))) throw new IdentityErrors.UserNotFound()
-        const before = await trx.selectFrom('auth_sessions').selectAll().where('id', '=', session_id).executeTakeFirst()
-        const r = await revokeSession(
-          { trx, outbox: app.outbox, from: request },
-          session_id,
-          reason ?? 'security.session_revoke',
-          id,
-        )
-        // An already revoked session answers 200 with its current state: revoking is idempotent.
-        if (!r || !before) throw new DirectoryErrors.SessionNotFound()
-        return { before, after: r.session }
-      })
-      const snap = (s: typeof result.after) => ({
-        session_id: s.id,
-        status: s.status,
-        token_version: Number(s.token_version),
-        revoked_at: s.revoked_at,
-      })
-      request.audit.before = snap(result.before)
-      request.audit.after = snap(result.after)
-      return { user_id: id, ...snap(result.after) }
+      const { before, after } = await revokeUserSessionCommand(svc, callerOf(request), id, request.body)
+      request.audit.before = revokedSession(before)
+      request.audit.after = revokedSession(after)
+      return { user_id: id, ...revokedSession(after) }
     },
   )
 
@@ -160,26 +141,14 @@ export const securityUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         params: UserIdParams,
         body: RevokeAllBody,
-        response: { 200: RevokeAllResult, ...errorResponses },
+        response: { 200: RevokeAllResult, ...managementErrors },
       },
     },
     async (request) => {
       const { id } = request.params
       const body = request.body ?? {}
       request.audit.resource_id = id
-      const revoked = await inTransaction(app, async (trx) => {
-        if (!(await isUserVisible(trx, id, scopeOf(request)))) throw new IdentityErrors.UserNotFound()
-        return revokeUserSessions({ trx, outbox: app.outbox, from: request }, id, {
-          exceptSessionId: body.except_session_id ?? '',
-          reason: body.reason ?? 'security.sessions_revoke_all',
-        })
-      })
-      const items = revoked.map((s) => ({
-        session_id: s.id,
-        status: s.status,
-        token_version: Number(s.token_version),
-        revoked_at: s.revoked_at,
-      }))
+      const items = (await revokeAllUserSessionsCommand(svc, callerOf(request), id, body)).map(revokedSession)
       request.audit.before = { active_sessions: items.map((s) => s.session_id) }
       request.audit.after = { revoked_sessions: items.map((s) => s.session_id) }
       return { user_id: id, count: items.length, except_session_id: body.except_session_id ?? null, items }
@@ -195,22 +164,15 @@ export const securityUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         params: UserIdParams,
         body: RevokeTokensBody,
-        response: { 200: UserRevokeResult, ...errorResponses },
+        response: { 200: UserRevokeResult, ...managementErrors },
       },
     },
     async (request) => {
       const { id } = request.params
       request.audit.resource_id = id
-      const { before, after } = await inTransaction(app, async (trx) => {
-        if (!(await isUserVisible(trx, id, scopeOf(request)))) throw new IdentityErrors.UserNotFound()
-        const before = await findUserById(trx, id)
-        const r = await revokeUserTokens(
-          { trx, outbox: app.outbox, from: request },
-          id,
-          request.body?.reason ?? 'security.user_revoke',
-        )
-        if (!before || !r) throw new IdentityErrors.UserNotFound()
-        return { before, after: r.user }
+      const { before, after } = await revokeUserTokensCommand(svc, callerOf(request), {
+        user_id: id,
+        reason: request.body?.reason,
       })
       request.audit.before = tokenState(before)
       request.audit.after = tokenState(after)
@@ -223,28 +185,14 @@ export const securityUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: auditAs('security.users_batch_revoke_tokens'),
       preValidation: write,
-      schema: { tags, body: UserIdsBody, response: { 200: BatchRevokeResult, ...errorResponses } },
+      schema: { tags, body: UserIdsBody, response: { 200: BatchRevokeResult, ...managementErrors } },
     },
     async (request) => {
-      const ids = [...new Set(request.body.user_ids)]
-      request.audit.resource_id = ids.join(',')
-      const changed = await inTransaction(app, async (trx) => {
-        // All or nothing: one id outside the scope refuses the whole batch before anything changes.
-        const visible = await visibleUserIds(trx, ids, scopeOf(request))
-        if (visible.size !== ids.length) throw new IdentityErrors.UserNotFound()
-        const ctx = { trx, outbox: app.outbox, from: request }
-        const before = await findUsersByIds(trx, ids)
-        const out: UserRow[] = []
-        for (const id of ids) {
-          const r = await revokeUserTokens(ctx, id, request.body.reason ?? 'security.batch_user_revoke')
-          if (!r) throw new IdentityErrors.UserNotFound()
-          out.push(r.user)
-        }
-        return { before, after: out }
-      })
-      request.audit.before = changed.before.map((u) => ({ user_id: u.id, ...tokenState(u) }))
-      request.audit.after = changed.after.map((u) => ({ user_id: u.id, ...tokenState(u) }))
-      const items = changed.after.map((u) => ({ user_id: u.id, token_version: Number(u.token_version) }))
+      request.audit.resource_id = [...new Set(request.body.user_ids)].join(',')
+      const { before, after } = await revokeManyUserTokensCommand(svc, callerOf(request), request.body)
+      request.audit.before = before.map((u) => ({ user_id: u.id, ...tokenState(u) }))
+      request.audit.after = after.map((u) => ({ user_id: u.id, ...tokenState(u) }))
+      const items = after.map((u) => ({ user_id: u.id, token_version: Number(u.token_version) }))
       return { count: items.length, items }
     },
   )

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { BoundedList, ErrorBody, Nullable } from '@switchboard/contracts'
+import { BoundedList, Nullable } from '@switchboard/contracts'
 
 const Slug = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$' })
 
@@ -59,7 +59,7 @@ export const TokenResponse = Type.Object({
 })
 export type TokenResponse = Static<typeof TokenResponse>
 
-/** Spec "Auth session view"; is_current only on the self-service side. */
+/** The auth session view, the same on both sides; is_current only on the self-service side. */
 export const SessionView = Type.Object({
   session_id: Type.String(),
   status: Type.String(),
@@ -103,8 +103,3 @@ export const LogoutOthersResponse = Type.Object({
   current_session_id: Type.String(),
   count: Type.Integer(),
 })
-
-/** The error body under each of the given status codes, for a route's `response` schemas. */
-export function errors<const C extends readonly number[]>(...codes: C): { [K in C[number]]: typeof ErrorBody } {
-  return Object.fromEntries(codes.map((c) => [c, ErrorBody])) as { [K in C[number]]: typeof ErrorBody }
-}

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { BoundedList, Nullable, PageQuery, Paginated } from '@switchboard/contracts'
-import { errors, SessionView } from './auth.schemas.ts'
+import { SessionView } from './auth.schemas.ts'
 
 const Id = Type.String({ minLength: 1, maxLength: 128 })
 const Reason = Type.String({ maxLength: 500 })
@@ -116,6 +116,3 @@ export const RevokedTokensQuery = Type.Composite([
 ])
 export type RevokedTokensQuery = Static<typeof RevokedTokensQuery>
 export const RevokedTokensPage = Paginated(RevokedTokenRecord)
-
-/** Error answers every route may give; 404 bodies are identical for missing and out-of-scope records. */
-export const errorResponses = errors(400, 401, 403, 404)

@@ -47,3 +47,33 @@ t.test('binding choice at login', async (t) => {
   const both = [b('customer', 'acme', 'support'), b('agent', 'acme', 'support')]
   t.match(chooseBinding(both, none, 'agent'), { ok: true, binding: { kind: 'agent' } }, 'agent record preferred')
 })
+
+t.test('a tenant administrator chooses within its tenant only', async (t) => {
+  const acme = [b('agent', 'acme', 'support')]
+  t.match(chooseBinding(acme, none, 'admin', 'acme'), {
+    ok: true,
+    scope: { tenant_id: 'acme', workspace_id: 'support' },
+  })
+  t.match(chooseBinding(acme, { tenant_id: 'acme', workspace_id: 'sales' }, 'admin', 'acme'), {
+    ok: true,
+    binding: undefined,
+    scope: { tenant_id: 'acme', workspace_id: 'sales' },
+  })
+  t.same(chooseBinding(acme, { tenant_id: 'other', workspace_id: 'x' }, 'admin', 'acme'), {
+    ok: false,
+    reason: 'not_bound',
+  })
+  t.match(chooseBinding([], none, 'admin', 'acme'), { ok: true, scope: { tenant_id: 'acme', workspace_id: '' } })
+  const two = [b('agent', 'acme', 'support'), b('agent', 'acme', 'sales')]
+  t.match(chooseBinding(two, none, 'admin', 'acme'), { ok: true, scope: { tenant_id: 'acme', workspace_id: '' } })
+  const elsewhere = [b('agent', 'acme', 'support'), b('customer', 'globex', 'main')]
+  t.match(
+    chooseBinding(elsewhere, none, 'admin', 'acme'),
+    { ok: true, scope: { tenant_id: 'acme', workspace_id: 'support' } },
+    'records in another tenant are passed over',
+  )
+  t.same(chooseBinding(elsewhere, { tenant_id: 'globex', workspace_id: 'main' }, 'admin', 'acme'), {
+    ok: false,
+    reason: 'not_bound',
+  })
+})

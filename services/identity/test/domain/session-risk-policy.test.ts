@@ -5,7 +5,7 @@ import {
   resolveSessionRiskPolicy,
 } from '../../src/domain/session-risk-policy.ts'
 
-t.test('defaults are the spec example values', async (t) => {
+t.test('defaults are the built-in session-risk values', async (t) => {
   t.same(resolveSessionRiskPolicy(undefined, undefined, 'development'), {
     hot_refresh_window_minutes: 10,
     recent_refresh_window_minutes: 30,

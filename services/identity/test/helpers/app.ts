@@ -1,7 +1,8 @@
+import { principalKind } from '@switchboard/auth'
 import type { Principal } from '@switchboard/contracts'
 import { principalHeader, type StorageMode, silentLogger, storageFixture, testPrincipal } from '@switchboard/testing'
 import type { Test } from 'tap'
-import { build } from '../../src/build.ts'
+import { identity } from '../../src/build.ts'
 import { loadConfig } from '../../src/config.ts'
 
 export const INTERNAL_SECRET = 'identity-test-internal-secret-0123456789'
@@ -38,7 +39,7 @@ export const TEST_ENV = {
   ARGON2_TIME_COST: '1',
 }
 
-/** An identity app on isolated storage, ready, closed and cleaned up when the test ends. */
+/** An identity app on isolated storage, ready, closed and cleaned up when the test ends; `svc` is its context. */
 export async function identityApp(t: Test, mode: StorageMode, env: Record<string, string> = {}) {
   // Registered before the app, so its teardown (dropping the schema and streams) runs after app.close().
   const store = await storageFixture(t, mode, 'id')
@@ -49,10 +50,10 @@ export async function identityApp(t: Test, mode: StorageMode, env: Record<string
     cache: store.cache,
     bus: store.bus,
   }
-  const app = await build(config, { logger: silentLogger() })
+  const app = await identity.build(config, { logger: silentLogger() })
   t.teardown(() => app.close())
   await app.ready()
-  return app
+  return { app, svc: identity.contextOf(app) }
 }
 
 /** The payload of a JWT, unverified (tests only read what identity issued). */
@@ -60,7 +61,7 @@ export function claimsOf(token: string): Record<string, any> {
   return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'))
 }
 
-export type App = Awaited<ReturnType<typeof identityApp>>
+export type App = Awaited<ReturnType<typeof identityApp>>['app']
 
 export interface TokenBody {
   token: string
@@ -77,8 +78,7 @@ export async function principalHeaders(token: string) {
   return as(
     principal({
       user_id: c.sub,
-      kind:
-        c.principal_kind ?? (c.roles.includes('admin') ? 'admin' : c.roles.includes('agent') ? 'agent' : 'end_user'),
+      kind: principalKind({ roles: c.roles, principal_kind: c.principal_kind }),
       roles: c.roles,
       permissions: c.permissions ?? [],
       tenant_id: c.tenant_id ?? '',

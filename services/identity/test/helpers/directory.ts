@@ -1,5 +1,6 @@
 import { DEFAULT_PERMISSION_TABLE } from '@switchboard/auth'
 import type { Envelope, Principal } from '@switchboard/contracts'
+import type { EventBus } from '@switchboard/events'
 import { type StorageMode, waitFor } from '@switchboard/testing'
 import type { Test } from 'tap'
 import { type App, as, identityApp, PASSWORD } from './app.ts'
@@ -40,24 +41,24 @@ export async function callers() {
 
 /** An identity app, the usual callers, and a recorder of its events (stopped at teardown). */
 export async function directoryFixture(t: Test, mode: StorageMode) {
-  const app = await identityApp(t, mode)
+  const { app, svc } = await identityApp(t, mode)
   const who = await callers()
-  const rec = await recordEvents(app)
+  const rec = await recordEvents(svc.bus)
   t.teardown(() => rec.stop())
   /** one request as a caller, with a JSON body if given */
   const req = (method: 'GET' | 'POST' | 'PUT', url: string, headers: Record<string, string>, payload?: object) =>
     app.inject({ method, url, headers, ...(payload ? { payload } : {}) })
-  return { app, who, rec, req }
+  return { app, svc, who, rec, req }
 }
 
 /** Records every identity and audit event that reaches the bus from now on. */
-export async function recordEvents(app: App) {
+export async function recordEvents(bus: EventBus) {
   const events: Envelope[] = []
   const subs = [
-    await app.bus.subscribe('identity.>', async (d) => {
+    await bus.subscribe('identity.>', async (d) => {
       events.push(d.envelope)
     }),
-    await app.bus.subscribe('audit.>', async (d) => {
+    await bus.subscribe('audit.>', async (d) => {
       events.push(d.envelope)
     }),
   ]

@@ -1,15 +1,23 @@
 import type { Delivery } from '@switchboard/events'
+import { systemCaller } from '@switchboard/platform'
 import { inEachStorageMode, waitFor } from '@switchboard/testing'
-import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { setUserStatus } from '../../src/domain/revocation.ts'
-import { inTransaction } from '../../src/events/publish.ts'
-import { claimsOf, identityApp, loginUser, principalHeaders, registerUser, tokenState } from '../helpers/app.ts'
+import { setUserStatus } from '../../src/commands/revocation.ts'
+import {
+  as,
+  claimsOf,
+  identityApp,
+  loginUser,
+  principal,
+  principalHeaders,
+  registerUser,
+  tokenState,
+} from '../helpers/app.ts'
 
 inEachStorageMode(t, 'auth self-service', async (t, mode) => {
-  const app = await identityApp(t, mode)
+  const { app, svc } = await identityApp(t, mode)
   const events: Delivery[] = []
-  await app.bus.subscribe('identity.>', async (d) => {
+  await svc.bus.subscribe('identity.>', async (d) => {
     events.push(d)
   })
   const eventsOf = (type: string) => events.filter((e) => e.envelope.type === type)
@@ -34,6 +42,14 @@ inEachStorageMode(t, 'auth self-service', async (t, mode) => {
   t.equal(claimsOf(first.body.refresh_token).token_use, 'refresh')
   t.not(rootClaims.jti, claimsOf(first.body.refresh_token).jti)
 
+  // Self-registration goes only into a registered, active tenant and workspace (services/identity/README.md).
+  const registry = await app.inject({
+    method: 'POST',
+    url: '/api/security/tenants',
+    headers: await as(principal()),
+    payload: { id: 'acme', workspaces: [{ id: 'support' }] },
+  })
+  t.equal(registry.statusCode, 201, registry.body)
   const scoped = await registerUser(
     app,
     'carol',
@@ -43,7 +59,7 @@ inEachStorageMode(t, 'auth self-service', async (t, mode) => {
   t.equal(scoped.res.statusCode, 201)
   t.equal(scoped.body.user.role, 'customer')
   t.match(claimsOf(scoped.body.token), { tenant_id: 'acme', workspace_id: 'support', roles: ['customer'] })
-  const customer = await app.db
+  const customer = await svc.db
     .selectFrom('customers')
     .selectAll()
     .where('user_id', '=', scoped.body.user.id)
@@ -95,12 +111,12 @@ inEachStorageMode(t, 'auth self-service', async (t, mode) => {
   const laptopSid = claimsOf(laptop.body.token).session_id
   t.not(phoneSid, laptopSid)
   const goodSid = claimsOf(good.body.token).session_id
-  const rows = await app.db
+  const rows = await svc.db
     .selectFrom('auth_sessions')
     .selectAll()
     .where('id', 'in', [phoneSid, laptopSid, goodSid])
     .execute()
-  const byId = Object.fromEntries(rows.map((r) => [r.id, r]))
+  const byId: Record<string, any> = Object.fromEntries(rows.map((r) => [r.id, r]))
   t.equal(byId[phoneSid].device_fingerprint, 'phone-1', 'X-Device-ID trimmed')
   t.equal(byId[laptopSid].device_fingerprint, 'laptop-1')
   t.equal(byId[laptopSid].client_ip, '203.0.113.9', 'X-Forwarded-For believed from the loopback gateway')
@@ -211,9 +227,7 @@ inEachStorageMode(t, 'auth self-service', async (t, mode) => {
 
   // Deactivation: login 403 (only after a correct password), refresh refused, token state inactive.
   const bobby = await registerUser(app, 'bobby')
-  await inTransaction(app as unknown as FastifyInstance, (trx) =>
-    setUserStatus({ trx, outbox: app.outbox }, bobby.body.user.id, 'inactive', 'test'),
-  )
+  await svc.transaction(systemCaller(), (tx) => setUserStatus(tx, bobby.body.user.id, 'inactive', 'test'))
   const inactive = await loginUser(app, 'bobby')
   t.equal(inactive.res.statusCode, 403)
   t.match(inactive.res.json(), { code: 'IDENTITY_USER_INACTIVE' })

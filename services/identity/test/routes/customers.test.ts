@@ -23,11 +23,15 @@ inEachStorageMode(t, 'customer directory', async (t, mode) => {
     customerId = c.id
     userId = c.user_id
     t.same(Object.keys(c).sort(), [
+      'company',
       'created_at',
       'email',
       'id',
+      'industry',
       'name',
+      'notes',
       'phone',
+      'priority',
       'source',
       'tags',
       'tenant_id',

@@ -1,12 +1,11 @@
+import { systemCaller } from '@switchboard/platform'
 import { inEachStorageMode } from '@switchboard/testing'
-import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { denyToken } from '../../src/domain/revocation.ts'
-import { inTransaction } from '../../src/events/publish.ts'
+import { denyToken } from '../../src/commands/revocation.ts'
 import { as, identityApp, principal, registerUser, tokenState } from '../helpers/app.ts'
 
 inEachStorageMode(t, 'internal token-state endpoints', async (t, mode) => {
-  const app = await identityApp(t, mode)
+  const { app, svc } = await identityApp(t, mode)
   const { body } = await registerUser(app, 'root')
 
   const anonymous = await app.inject({
@@ -32,19 +31,16 @@ inEachStorageMode(t, 'internal token-state endpoints', async (t, mode) => {
     ['j-live', 3600_000],
     ['j-dead', -1000],
   ] as const) {
-    await inTransaction(app as unknown as FastifyInstance, (trx) =>
-      denyToken(
-        { trx, outbox: app.outbox },
-        {
-          jti,
-          user_id: body.user.id,
-          session_id: 's1',
-          token_use: 'access',
-          expires_at: new Date(now + offset).toISOString(),
-          revoked_by: 'test',
-          reason: 'test',
-        },
-      ),
+    await svc.transaction(systemCaller(), (tx) =>
+      denyToken(tx, {
+        jti,
+        user_id: body.user.id,
+        session_id: 's1',
+        token_use: 'access',
+        expires_at: new Date(now + offset).toISOString(),
+        revoked_by: 'test',
+        reason: 'test',
+      }),
     )
   }
   const denied = await app.inject({
@@ -64,4 +60,54 @@ inEachStorageMode(t, 'internal token-state endpoints', async (t, mode) => {
       },
     ],
   })
+})
+
+inEachStorageMode(t, 'internal widget-scope: may a widget start sessions in this tenant/workspace', async (t, mode) => {
+  const { app } = await identityApp(t, mode)
+  const platform = await as(principal())
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/security/tenants',
+    headers: platform,
+    payload: {
+      id: 'initech',
+      workspaces: [{ id: 'desk' }, { id: 'sales', settings: { widget_enabled: false } }, { id: 'lab' }],
+    },
+  })
+  t.equal(created.statusCode, 201, created.body)
+  const off = await app.inject({
+    method: 'POST',
+    url: '/api/security/tenants/initech/workspaces/lab/disable',
+    headers: platform,
+  })
+  t.equal(off.statusCode, 200, off.body)
+
+  const ask = async (query: Record<string, string>, headers: Record<string, string> | null = platform) =>
+    app.inject({ method: 'GET', url: '/internal/widget-scope', query, ...(headers ? { headers } : {}) })
+
+  const open = await ask({ tenant_id: 'initech', workspace_id: 'desk' })
+  t.equal(open.statusCode, 200)
+  t.same(open.json(), { tenant_id: 'initech', workspace_id: 'desk' })
+
+  const cases: Array<[Record<string, string>, number, string]> = [
+    [{ tenant_id: 'initech', workspace_id: 'sales' }, 403, 'IDENTITY_WIDGET_DISABLED'],
+    [{ tenant_id: 'initech', workspace_id: 'lab' }, 403, 'IDENTITY_WORKSPACE_DISABLED'],
+    [{ tenant_id: 'initech', workspace_id: 'nowhere' }, 404, 'IDENTITY_WORKSPACE_NOT_FOUND'],
+    [{ tenant_id: 'hooli', workspace_id: 'desk' }, 404, 'IDENTITY_TENANT_NOT_FOUND'],
+    [{ tenant_id: 'initech' }, 400, 'VALIDATION_FAILED'],
+    [{ tenant_id: 'initech', workspace_id: 'a/b' }, 400, 'VALIDATION_FAILED'],
+  ]
+  for (const [query, status, code] of cases) {
+    const res = await ask(query)
+    t.equal(res.statusCode, status, JSON.stringify(query))
+    t.equal(res.json().code, code, JSON.stringify(query))
+  }
+
+  const admin = await ask(
+    { tenant_id: 'initech', workspace_id: 'desk' },
+    await as(principal({ kind: 'admin', roles: ['admin'] })),
+  )
+  t.equal(admin.statusCode, 403, 'service principals only')
+  t.equal(admin.json().code, 'IDENTITY_SERVICE_ONLY')
+  t.equal((await ask({ tenant_id: 'initech', workspace_id: 'desk' }, null)).statusCode, 401, 'not without a principal')
 })

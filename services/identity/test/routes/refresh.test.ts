@@ -1,15 +1,14 @@
+import { systemCaller } from '@switchboard/platform'
 import { inEachStorageMode } from '@switchboard/testing'
-import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { denyToken, revokeUserTokens } from '../../src/domain/revocation.ts'
-import { inTransaction } from '../../src/events/publish.ts'
+import { denyToken, revokeUserTokens } from '../../src/commands/revocation.ts'
 import { type App, claimsOf, identityApp, loginUser, registerUser, tokenState } from '../helpers/app.ts'
 
 const refresh = (app: App, token: string) =>
   app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: token } })
 
 inEachStorageMode(t, 'refresh with refresh_reuse_revokes_session', async (t, mode) => {
-  const app = await identityApp(t, mode, { REFRESH_REUSE_REVOKES_SESSION: 'true' })
+  const { app } = await identityApp(t, mode, { REFRESH_REUSE_REVOKES_SESSION: 'true' })
   await registerUser(app, 'root')
   const { body } = await registerUser(app, 'dora')
   const sid = claimsOf(body.token).session_id
@@ -25,8 +24,7 @@ inEachStorageMode(t, 'refresh with refresh_reuse_revokes_session', async (t, mod
 })
 
 inEachStorageMode(t, 'refresh acceptance rules against the database', async (t, mode) => {
-  const app = await identityApp(t, mode)
-  const base = app as unknown as FastifyInstance
+  const { app, svc } = await identityApp(t, mode)
   await registerUser(app, 'root')
   const { body } = await registerUser(app, 'eve')
   const userId = body.user.id
@@ -39,26 +37,23 @@ inEachStorageMode(t, 'refresh acceptance rules against the database', async (t, 
   // A denylisted refresh jti is refused.
   const other = await loginUser(app, 'eve')
   const rc = claimsOf(other.body.refresh_token)
-  await inTransaction(base, (trx) =>
-    denyToken(
-      { trx, outbox: app.outbox },
-      {
-        jti: rc.jti,
-        user_id: userId,
-        session_id: rc.session_id,
-        token_use: 'refresh',
-        expires_at: new Date(rc.exp * 1000).toISOString(),
-        revoked_by: 'test',
-        reason: 'test',
-      },
-    ),
+  await svc.transaction(systemCaller(), (tx) =>
+    denyToken(tx, {
+      jti: rc.jti,
+      user_id: userId,
+      session_id: rc.session_id,
+      token_use: 'refresh',
+      expires_at: new Date(rc.exp * 1000).toISOString(),
+      revoked_by: 'test',
+      reason: 'test',
+    }),
   )
   const denied = await refresh(app, other.body.refresh_token)
   t.equal(denied.statusCode, 401)
   t.match(denied.json(), { code: 'IDENTITY_INVALID_REFRESH_TOKEN', message: /revoked/ })
 
   // User revoke: token_version and token_valid_after move, every older refresh token is refused.
-  const revoked = await inTransaction(base, (trx) => revokeUserTokens({ trx, outbox: app.outbox }, userId, 'test'))
+  const revoked = await svc.transaction(systemCaller(), (tx) => revokeUserTokens(tx, userId, 'test'))
   t.equal(revoked?.state.token_version, 2)
   t.match(revoked?.state.token_valid_after, /T\d\d:\d\d:\d\d\.000Z$/, 'whole seconds, like iat')
   const state = await tokenState(app, { user_id: userId })

@@ -33,7 +33,7 @@ function endpoints(ids: { user: string; session: string; agent: string; customer
 }
 
 inEachStorageMode(t, 'cross-tenant 404 matrix', async (t, mode) => {
-  const app = await identityApp(t, mode)
+  const { app } = await identityApp(t, mode)
   const c = await callers()
   const acmeSales = await as(who({ kind: 'admin', tenant_id: 'acme', workspace_id: 'sales' }))
   const acmeTenantWide = await as(

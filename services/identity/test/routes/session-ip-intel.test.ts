@@ -21,7 +21,7 @@ t.test('session views take labels from the configured provider, and the heuristi
   t.teardown(() => new Promise<void>((r) => server.close(() => r())))
   const { port } = server.address() as AddressInfo
 
-  const app = await identityApp(t, 'sqlite', {
+  const { app } = await identityApp(t, 'sqlite', {
     SESSION_IP_INTELLIGENCE_ENABLED: 'true',
     SESSION_IP_INTELLIGENCE_BASE_URL: `http://127.0.0.1:${port}/ip/{ip}`,
     SESSION_IP_INTELLIGENCE_API_KEY: 'intel-key',

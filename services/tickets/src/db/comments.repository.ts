@@ -1,3 +1,4 @@
+import { type PageWindow, type Scope, selectPage } from '@switchboard/platform'
 import type { Kysely, Selectable } from 'kysely'
 import type { TicketComment } from '../schemas/comments.schemas.ts'
 import type { TicketCommentsTable, TicketsDatabase } from './database.ts'
@@ -14,11 +15,7 @@ const toComment = (row: Selectable<TicketCommentsTable>): TicketComment => ({
 })
 
 /** Comments carry the ticket's scope too, so that they can be filtered without a join. */
-export async function insertComment(
-  db: Db,
-  comment: TicketComment,
-  scope: { tenant_id: string; workspace_id: string },
-): Promise<void> {
+export async function insertComment(db: Db, comment: TicketComment, scope: Scope): Promise<void> {
   await db
     .insertInto('ticket_comments')
     .values({ ...comment, tenant_id: scope.tenant_id, workspace_id: scope.workspace_id })
@@ -29,12 +26,9 @@ export async function insertComment(
 export async function listComments(
   db: Db,
   ticketId: string,
-  page: { offset: number; limit: number },
+  window: PageWindow,
 ): Promise<{ rows: TicketComment[]; total: number }> {
   const q = db.selectFrom('ticket_comments').where('ticket_id', '=', ticketId)
-  const [count, rows] = await Promise.all([
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    q.selectAll().orderBy('created_at').orderBy('id').offset(page.offset).limit(page.limit).execute(),
-  ])
-  return { rows: rows.map(toComment), total: Number(count.n) }
+  const { rows, total } = await selectPage(q, window, (qb) => qb.selectAll().orderBy('created_at').orderBy('id'))
+  return { rows: rows.map(toComment), total }
 }

@@ -1,19 +1,9 @@
-import { type Dialect, fromJson, likeOperator, toJson, whereScope } from '@switchboard/platform'
-import { type Kysely, type Selectable, sql } from 'kysely'
+import { fromJson, type Scope, toJson, whereScope } from '@switchboard/platform'
+import type { Kysely, Selectable } from 'kysely'
 import type { Ticket } from '../schemas/tickets.schemas.ts'
 import type { TicketsDatabase, TicketsTable } from './database.ts'
 
 type Db = Kysely<TicketsDatabase>
-export type Scope = { tenant_id: string; workspace_id: string }
-
-export interface TicketFilters {
-  status?: string
-  priority?: string
-  category?: string
-  agent_id?: string
-  customer_id?: string
-  search?: string
-}
 
 export function toTicket(row: Selectable<TicketsTable>): Ticket {
   return {
@@ -59,35 +49,4 @@ export async function updateTicket(db: Db, id: string, patch: Partial<Ticket>): 
     })
     .where('id', '=', id)
     .execute()
-}
-
-// LIKE wildcards in the caller's text are literals; `escape` is explicit because SQLite has no default.
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-
-export async function listTickets(
-  db: Db,
-  dialect: Dialect,
-  scope: Scope,
-  filters: TicketFilters,
-  page: { offset: number; limit: number },
-): Promise<{ rows: Ticket[]; total: number }> {
-  let q = whereScope(db.selectFrom('tickets'), scope)
-  if (filters.status) q = q.where('status', '=', filters.status)
-  if (filters.priority) q = q.where('priority', '=', filters.priority)
-  if (filters.category) q = q.where('category', '=', filters.category)
-  if (filters.agent_id) q = q.where('agent_id', '=', filters.agent_id)
-  if (filters.customer_id) q = q.where('customer_id', '=', filters.customer_id)
-  if (filters.search) {
-    const op = sql.raw(likeOperator(dialect))
-    const pattern = likePattern(filters.search)
-    q = q.where(
-      (eb) =>
-        sql<boolean>`(${eb.ref('title')} ${op} ${pattern} escape '\\' or ${eb.ref('description')} ${op} ${pattern} escape '\\')`,
-    )
-  }
-  const [count, rows] = await Promise.all([
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
-  ])
-  return { rows: rows.map(toTicket), total: Number(count.n) }
 }

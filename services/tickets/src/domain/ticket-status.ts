@@ -4,7 +4,7 @@
  * | from        | to (PUT status, assign)          | notes                                             |
  * |-------------|----------------------------------|---------------------------------------------------|
  * | open        | assigned                         | needs an agent: POST /:id/assign sets one         |
- * | assigned    | in_progress, resolved, open      | resolved directly: the spec's known states skip in_progress |
+ * | assigned    | in_progress, resolved, open      | resolved directly: in_progress is optional        |
  * | in_progress | resolved, open                   | open = reopen (back to the queue, agent kept)     |
  * | resolved    | closed                           | no reopen: resolved_at already counted in statistics |
  * | closed      | —                                | terminal                                          |
@@ -48,6 +48,15 @@ export const canClose = (from: TicketStatus): boolean => from !== 'closed'
 export function statusAfterAssign(from: TicketStatus): TicketStatus | null {
   if (from === 'open') return 'assigned'
   if (from === 'assigned' || from === 'in_progress') return from
+  return null
+}
+
+/**
+ * Unassigning (bulk `unassign_agent`): a ticket nobody holds goes back to the queue, open, since assigned and
+ * in-progress work need an agent; a resolved or closed ticket keeps the agent who did the work (null: refused).
+ */
+export function statusAfterUnassign(from: TicketStatus): TicketStatus | null {
+  if (from === 'open' || from === 'assigned' || from === 'in_progress') return 'open'
   return null
 }
 

@@ -1,4 +1,4 @@
-/** Defaults of a new ticket (API-NOTES.md, Tickets). */
+/** Defaults of a new ticket (services/tickets/README.md). */
 export const TICKET_DEFAULTS = { category: 'general', priority: 'normal', source: 'web', status: 'open' } as const
 
 /** Tags are labels: trimmed, empty ones dropped, each kept once in first-seen order. */

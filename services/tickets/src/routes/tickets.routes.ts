@@ -1,10 +1,16 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { pageOf } from '@switchboard/contracts'
-import { scopeOf } from '@switchboard/platform'
-import type { Kysely } from 'kysely'
-import { assignTicket, closeTicket, createTicket, ticketContext, updateTicket } from '../commands/ticket.commands.ts'
-import type { TicketsDatabase } from '../db/database.ts'
-import { findTicket, listTickets } from '../db/tickets.repository.ts'
+import {
+  callerOf,
+  errorResponses,
+  optionalBody,
+  pageOf,
+  pageWindow,
+  type RouteModule,
+  scopeOf,
+} from '@switchboard/platform'
+import { assignTicket, closeTicket, createTicket, updateTicket } from '../commands/ticket.commands.ts'
+import type { TicketsService } from '../context.ts'
+import { listTickets } from '../db/ticket-query.ts'
+import { findTicket } from '../db/tickets.repository.ts'
 import { TicketErrors } from '../errors.ts'
 import {
   AssignTicketBody,
@@ -16,20 +22,17 @@ import {
   TicketParams,
   UpdateTicketBody,
 } from '../schemas/tickets.schemas.ts'
-import { errorResponses } from './responses.ts'
+import { ticketFiltersOf } from './ticket-filters.ts'
 
 const tags = ['tickets']
 
 /** `/api/tickets`: thin handlers; the rules are in domain/, the transactions in commands/. */
-export const ticketRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const ctx = ticketContext(app)
-  const db = app.db as Kysely<TicketsDatabase>
-
+export const ticketRoutes: RouteModule<TicketsService> = async (app, svc) => {
   app.post(
     '/api/tickets',
     { schema: { tags, body: CreateTicketBody, response: { 201: Ticket, ...errorResponses(400, 401) } } },
     async (request, reply) => {
-      const ticket = await createTicket(ctx, request, request.body)
+      const ticket = await createTicket(svc, callerOf(request), request.body)
       request.audit = { ...request.audit, resource_id: ticket.id, after: ticket }
       return reply.code(201).send(ticket)
     },
@@ -39,12 +42,11 @@ export const ticketRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/tickets',
     { schema: { tags, querystring: ListTicketsQuery, response: { 200: TicketPage, ...errorResponses(400, 401) } } },
     async (request) => {
-      const { page = 1, page_size: pageSize = 20, ...filters } = request.query
-      const { rows, total } = await listTickets(db, app.dbDialect, scopeOf(request), filters, {
-        offset: (page - 1) * pageSize,
-        limit: pageSize,
-      })
-      return pageOf(rows, total, page, pageSize)
+      const scope = scopeOf(request)
+      const { filters, sort } = await ticketFiltersOf(svc, scope, request.query)
+      const window = pageWindow(request.query)
+      const { rows, total } = await listTickets(svc.db, svc.dialect, scope, filters, sort, window)
+      return pageOf(rows, total, window)
     },
   )
 
@@ -52,7 +54,7 @@ export const ticketRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/tickets/:id',
     { schema: { tags, params: TicketParams, response: { 200: Ticket, ...errorResponses(401, 404) } } },
     async (request) => {
-      const ticket = await findTicket(db, request.params.id, scopeOf(request))
+      const ticket = await findTicket(svc.db, request.params.id, scopeOf(request))
       if (!ticket) throw new TicketErrors.NotFound(request.params.id)
       return ticket
     },
@@ -69,7 +71,7 @@ export const ticketRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { before, after } = await updateTicket(ctx, request, request.params.id, request.body)
+      const { before, after } = await updateTicket(svc, callerOf(request), request.params.id, request.body)
       request.audit = { ...request.audit, resource_id: after.id, before, after }
       return after
     },
@@ -86,7 +88,7 @@ export const ticketRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { before, after } = await assignTicket(ctx, request, request.params.id, request.body.agent_id)
+      const { before, after } = await assignTicket(svc, callerOf(request), request.params.id, request.body.agent_id)
       request.audit = { ...request.audit, resource_id: after.id, before, after }
       return after
     },
@@ -101,13 +103,11 @@ export const ticketRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: CloseTicketBody,
         response: { 200: Ticket, ...errorResponses(400, 401, 404, 409) },
       },
-      // The body is optional: a bare POST closes without a reason.
-      preValidation: async (request) => {
-        request.body ??= {}
-      },
+      // a bare POST closes without a reason
+      preValidation: optionalBody,
     },
     async (request) => {
-      const { before, after } = await closeTicket(ctx, request, request.params.id, request.body.reason)
+      const { before, after } = await closeTicket(svc, callerOf(request), request.params.id, request.body.reason)
       request.audit = { ...request.audit, resource_id: after.id, before, after }
       return after
     },

@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox'
+import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { Nullable, PageQuery, Paginated, Timestamp } from '@switchboard/contracts'
 import { TICKET_STATUSES } from '../domain/ticket-status.ts'
 
@@ -19,7 +19,8 @@ const Label = Type.String({ minLength: 1, maxLength: 64 })
 const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 })
 const CustomFields = Type.Record(Type.String(), Type.Unknown(), {
   maxProperties: 100,
-  description: 'free-form values keyed by custom field name',
+  description:
+    'values keyed by the key of an active custom field of the scope (GET /api/custom-fields); on update null removes a value',
 })
 
 export const Ticket = Type.Object({
@@ -89,19 +90,75 @@ export type CloseTicketBody = Static<typeof CloseTicketBody>
 export const TicketParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) })
 export type TicketParams = Static<typeof TicketParams>
 
-export const ListTicketsQuery = Type.Composite([
-  PageQuery,
-  Type.Object({
-    status: Type.Optional(TicketStatus),
-    priority: Type.Optional(TicketPriority),
-    category: Type.Optional(Label),
-    agent_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-    customer_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-    search: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, description: 'substring of title or description' }),
+// coerceTypes 'array': one value is a list of one, a repeated parameter (`status=open&status=assigned`) any of them.
+const AnyOf = <T extends TSchema>(item: T, description?: string) =>
+  Type.Array(item, { maxItems: 20, ...(description ? { description } : {}) })
+const Instant = Type.String({ minLength: 1, maxLength: 40, description: 'YYYY-MM-DD (whole day) or RFC 3339' })
+
+export const TICKET_SORTS = [
+  'created_at',
+  'updated_at',
+  'id',
+  'priority',
+  'status',
+  'category',
+  'resolved_at',
+  'closed_at',
+] as const
+
+/** The list's filters (and the export's): every one rides on an index with the scope as prefix. */
+const TicketFilterQuery = {
+  status: Type.Optional(AnyOf(TicketStatus)),
+  priority: Type.Optional(AnyOf(TicketPriority)),
+  category: Type.Optional(AnyOf(Label)),
+  source: Type.Optional(AnyOf(Label)),
+  tag: Type.Optional(AnyOf(Type.String({ minLength: 1, maxLength: 64 }), 'tickets carrying every tag given')),
+  agent_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'agent record id or user id' })),
+  customer_id: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 128, description: 'customer record id or user id' }),
+  ),
+  search: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'substring of title or description' }),
+  ),
+  created_from: Type.Optional(Instant),
+  created_to: Type.Optional(Instant),
+  updated_from: Type.Optional(Instant),
+  updated_to: Type.Optional(Instant),
+  resolved_from: Type.Optional(Instant),
+  resolved_to: Type.Optional(Instant),
+  closed_from: Type.Optional(Instant),
+  closed_to: Type.Optional(Instant),
+  sort_by: Type.Optional(
+    Type.Union(
+      TICKET_SORTS.map((s) => Type.Literal(s)),
+      { default: 'created_at' },
     ),
-  }),
-])
+  ),
+  sort_order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
+}
+
+/** `cf.<key>=value` (or `cf_<key>`, the earlier spelling): tickets whose custom field holds one of the values. */
+export const CUSTOM_FILTER_PARAM = /^cf[._]([a-z][a-z0-9_]*)$/
+const customFilters = {
+  patternProperties: { '^cf[._][a-z][a-z0-9_]*$': AnyOf(Type.String({ minLength: 1, maxLength: 500 })) },
+}
+
+export const ListTicketsQuery = Type.Object({ ...PageQuery.properties, ...TicketFilterQuery }, customFilters)
 export type ListTicketsQuery = Static<typeof ListTicketsQuery>
+
+export const EXPORT_DEFAULT_LIMIT = 1000
+export const EXPORT_MAX_LIMIT = 5000
+
+export const ExportTicketsQuery = Type.Object(
+  {
+    ...TicketFilterQuery,
+    limit: Type.Optional(
+      // capped rather than refused, like the audit export
+      Type.Integer({ minimum: 1, description: `rows, default ${EXPORT_DEFAULT_LIMIT}, at most ${EXPORT_MAX_LIMIT}` }),
+    ),
+  },
+  customFilters,
+)
+export type ExportTicketsQuery = Static<typeof ExportTicketsQuery>
 
 export const TicketPage = Paginated(Ticket)

@@ -10,7 +10,7 @@ import {
   testPrincipal,
 } from '@switchboard/testing'
 import type { Test } from 'tap'
-import { build } from '../../src/build.ts'
+import { tickets } from '../../src/build.ts'
 import { loadConfig } from '../../src/config.ts'
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789'
@@ -25,6 +25,9 @@ const ACME_AGENT: Principal = {
 }
 
 export const principal = (overrides: Partial<Principal> = {}) => testPrincipal(overrides, ACME_AGENT)
+
+/** The scope of the agent above. */
+export const ACME_SUPPORT = { tenant_id: 'acme', workspace_id: 'support' }
 
 /** The header the gateway would add for this principal. */
 export const as = (p: Principal) => principalHeader(INTERNAL_SECRET, p)
@@ -49,8 +52,20 @@ export async function ticketsApp(
   }
   const bus = opts.bus ? await opts.bus(store) : undefined
   if (bus) t.teardown(() => bus.close())
-  const app = await build(config, { logger: silentLogger(), ...(bus ? { bus } : {}) })
+  const app = await tickets.build(config, { logger: silentLogger(), ...(bus ? { bus } : {}) })
   t.teardown(() => app.close())
   await app.ready()
-  return { app, store }
+  return { app, store, svc: tickets.contextOf(app) }
+}
+
+/** Custom fields the tests name, made through the API in the scope of `headers`' principal. */
+export async function defineFields(
+  app: { inject(o: object): Promise<{ statusCode: number; body: string }> },
+  headers: Record<string, string>,
+  fields: Array<Record<string, unknown>>,
+) {
+  for (const field of fields) {
+    const res = await app.inject({ method: 'POST', url: '/api/custom-fields', headers, payload: field })
+    if (res.statusCode !== 201) throw new Error(`custom field ${String(field.key)}: ${res.statusCode} ${res.body}`)
+  }
 }

@@ -1,6 +1,7 @@
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
-import { as, principal, ticketsApp } from '../helpers/app.ts'
+import { ACME_SUPPORT, as, defineFields, principal, ticketsApp } from '../helpers/app.ts'
+import { makeKnown } from '../helpers/directory.ts'
 
 const agent = principal()
 const otherTenant = principal({ user_id: 'agent-9', tenant_id: 'globex', workspace_id: 'support' })
@@ -8,7 +9,18 @@ const otherWorkspace = principal({ user_id: 'agent-8', workspace_id: 'sales' })
 const admin = principal({ user_id: 'admin-1', kind: 'admin', roles: ['admin'], tenant_id: '', workspace_id: '' })
 
 inEachStorageMode(t, 'tickets API', async (t, mode) => {
-  const { app } = await ticketsApp(t, mode)
+  const { app, svc } = await ticketsApp(t, mode)
+  // References are checked against identity's directory and custom values against the scope's fields: the
+  // customers, agents and fields these tests name exist first.
+  await makeKnown(svc, ACME_SUPPORT, {
+    customers: ['cust-1', 'cust-list'],
+    agents: ['agent-2', 'agent-3', 'agent-4', 'agent-7'],
+  })
+  await makeKnown(svc, { tenant_id: 'globex', workspace_id: 'support' }, { customers: ['cust-list'] })
+  await defineFields(app, await as(agent), [
+    { key: 'floor', type: 'number' },
+    { key: 'k', type: 'number' },
+  ])
   const h = {
     agent: await as(agent),
     other: await as(otherTenant),

@@ -1,7 +1,8 @@
 import { columnTypes, dialectOf } from '@switchboard/platform'
 import type { Kysely } from 'kysely'
 
-export async function up(db: Kysely<any>): Promise<void> {
+// Kysely<unknown>: a migration is schema building, typed against no table (the tables are what it makes).
+export async function up(db: Kysely<unknown>): Promise<void> {
   const t = columnTypes(dialectOf(db))
   await db.schema
     .createTable('audit_logs')

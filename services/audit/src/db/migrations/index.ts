@@ -1,7 +1,7 @@
 import type { Migration } from 'kysely'
 import * as audit0001 from './20261122_0001_audit.ts'
 
-/** Forward-only, in name order (STYLE point 7). */
+/** Forward-only, in name order (docs/architecture.md §4). */
 export const migrations: Record<string, Migration> = {
   '20261122_0001_audit': audit0001,
 }

@@ -1,8 +1,9 @@
 import { columnTypes, dialectOf } from '@switchboard/platform'
 import type { Kysely } from 'kysely'
 
-// Users are global accounts; agents and customers bind a user to one tenant/workspace (API-NOTES.md, Tenancy).
-export async function up(db: Kysely<any>): Promise<void> {
+// Users are global accounts; agents and customers bind a user to one tenant/workspace (docs/api.md §4).
+// `Kysely<unknown>`: a migration must not lean on today's table types, only on the schema it builds.
+export async function up(db: Kysely<unknown>): Promise<void> {
   const t = columnTypes(dialectOf(db))
   await db.schema
     .createTable('users')

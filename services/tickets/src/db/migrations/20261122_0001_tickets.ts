@@ -1,7 +1,7 @@
 import { columnTypes, dialectOf } from '@switchboard/platform'
 import type { Kysely } from 'kysely'
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   const t = columnTypes(dialectOf(db))
   await db.schema
     .createTable('tickets')

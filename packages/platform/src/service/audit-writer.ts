@@ -1,0 +1,59 @@
+import type { Envelope } from '@switchboard/contracts'
+import { appendOutboxMany } from '@switchboard/events'
+import type { Kysely } from 'kysely'
+import type { Logger } from '../logger.ts'
+
+/** Audit records waiting for their one insert, at most this many per statement. */
+const MAX_BATCH = 500
+
+/**
+ * Writes the audit records of management writes to the outbox in batches: the records of the requests that
+ * finished in one turn of the event loop go in one statement (one commit instead of one per request — under load
+ * that commit was a visible share of a write's cost). A record is written after its response either way; this
+ * adds at most one turn of the event loop to that. `close` writes what is left.
+ */
+export function createAuditWriter(
+  db: Kysely<unknown>,
+  logger: Logger,
+  onWritten: () => void,
+  /** runs `fn` soon, outside any request's context (its queries are background work, not the request's) */
+  later: (fn: () => void) => void,
+) {
+  let pending: Array<{ subject: string; envelope: Envelope; done: (err?: unknown) => void }> = []
+  let scheduled = false
+  let inFlight: Promise<void> = Promise.resolve()
+
+  async function flush() {
+    scheduled = false
+    while (pending.length > 0) {
+      const batch = pending.slice(0, MAX_BATCH)
+      pending = pending.slice(batch.length)
+      try {
+        await appendOutboxMany(db, batch)
+        for (const item of batch) item.done()
+        onWritten()
+      } catch (err) {
+        logger.error({ err, records: batch.length }, 'audit records could not be queued')
+        for (const item of batch) item.done(err)
+      }
+    }
+  }
+
+  return {
+    /** resolves once the record is in the outbox (rejects if it could not be written) */
+    write(subject: string, envelope: Envelope): Promise<void> {
+      return new Promise((resolve, reject) => {
+        pending.push({ subject, envelope, done: (err) => (err ? reject(err) : resolve()) })
+        if (scheduled) return
+        scheduled = true
+        later(() => {
+          inFlight = inFlight.then(flush)
+        })
+      })
+    },
+    async close() {
+      await inFlight
+      await flush()
+    },
+  }
+}

@@ -1,0 +1,79 @@
+import type { Delivery, EventBus, Subscription } from '@switchboard/events'
+import { handleOnce } from '@switchboard/events'
+import type { Kysely } from 'kysely'
+import type { Caller } from '../scope.ts'
+import type { Tx } from './transaction.ts'
+
+type DbOf<S> = S extends { db: Kysely<infer DB> } ? DB : never
+
+interface ConsumerBase<S> {
+  /** durable name; every replica shares its messages (each is handled by one of them) */
+  durable: string
+  stream: string
+  subjects: string[]
+  /** deliveries before the dead-letter stream, and the delays between them */
+  options?(svc: S): { maxDeliver?: number; backoffMs?: number[] }
+}
+
+/**
+ * A durable consumer declared in a service's descriptor: started after migrations when the app is ready,
+ * drained on close. A throwing handler is redelivered after a delay and, past `maxDeliver`, dead-lettered.
+ *
+ * `inbox`: the handler runs in a transaction that also records the event id in the inbox, so a redelivered or
+ * replayed event is applied once; what it emits goes out with it. `handler`: the handler is idempotent by
+ * itself (a unique key on the event id, say) and needs no inbox row.
+ */
+export type ConsumerDef<S> = ConsumerBase<S> &
+  (
+    | { idempotency: 'inbox'; handle(svc: S, delivery: Delivery, tx: Tx<DbOf<S>>): Promise<void> }
+    | { idempotency: 'handler'; handle(svc: S, delivery: Delivery): Promise<void> }
+  )
+
+export interface ConsumerDeps<S> {
+  svc: S
+  bus: EventBus
+  db: Kysely<DbOf<S>>
+  /** opens a unit of work inside the inbox's transaction */
+  transactionIn(trx: unknown, caller: Caller): Tx<DbOf<S>>
+  kick(): void
+}
+
+export interface Consumers {
+  start(): Promise<void>
+  stop(): Promise<void>
+}
+
+export function createConsumers<S>(defs: readonly ConsumerDef<S>[], deps: ConsumerDeps<S>): Consumers {
+  const subscriptions: Subscription[] = []
+  return {
+    async start() {
+      for (const def of defs) {
+        const opts = def.options?.(deps.svc) ?? {}
+        const handler =
+          def.idempotency === 'handler'
+            ? (delivery: Delivery) => def.handle(deps.svc, delivery)
+            : async (delivery: Delivery) => {
+                const { envelope } = delivery
+                const caller: Caller = {
+                  actor: envelope.actor,
+                  scope: { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id },
+                  request_id: envelope.request_id,
+                }
+                const applied = await handleOnce(deps.db, def.durable, envelope, (trx) =>
+                  def.handle(deps.svc, delivery, deps.transactionIn(trx, caller)),
+                )
+                if (applied) deps.kick()
+              }
+        subscriptions.push(
+          await deps.bus.consume(
+            { durable: def.durable, stream: def.stream, filterSubjects: def.subjects, ...opts },
+            handler,
+          ),
+        )
+      }
+    },
+    async stop() {
+      await Promise.all(subscriptions.splice(0).map((s) => s.stop()))
+    },
+  }
+}

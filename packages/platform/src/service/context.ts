@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { EventBus } from '@switchboard/events'
+import type { Kysely } from 'kysely'
+import type { Cache } from '../cache.ts'
+import type { ServiceBaseConfig } from '../config.ts'
+import type { Dialect } from '../db/database.ts'
+import type { ServiceMetrics } from '../http/metrics.ts'
+import type { Logger } from '../logger.ts'
+import type { Caller } from '../scope.ts'
+import type { Tx } from './transaction.ts'
+import type { Workers } from './workers.ts'
+
+/**
+ * What a service's routes, commands, consumers and workers are handed: its own typed database and the
+ * infrastructure around it. Made once per app by the descriptor's `build`; nothing of it is module state.
+ * A service adds its own parts (keys, clients) through the descriptor's `context`.
+ */
+export interface ServiceContext<C extends ServiceBaseConfig = ServiceBaseConfig, DB = unknown> {
+  readonly name: string
+  readonly config: C
+  readonly log: Logger
+  readonly metrics: ServiceMetrics
+  readonly db: Kysely<DB>
+  readonly dialect: Dialect
+  readonly cache: Cache
+  readonly bus: EventBus
+  /**
+   * One unit of work: `work` runs in a transaction and emits events into the outbox in it; the relay is kicked
+   * after the commit. Everything a command changes, and every event it emits, commits together or not at all.
+   */
+  transaction<T>(caller: Caller, work: (tx: Tx<DB>) => Promise<T>): Promise<T>
+  /** the descriptor's workers, e.g. `svc.workers.runOnce('audit-retention', now)` */
+  readonly workers: Workers
+}
+
+/** The Fastify instance a route module registers on (TypeBox type provider). */
+export type RouteApp = Parameters<FastifyPluginAsyncTypebox>[0]
+
+/**
+ * A route module: HTTP only (schemas, status codes, reply shapes), calling commands and repositories with
+ * `svc`. `export const ticketRoutes: RouteModule<TicketsService> = async (app, svc) => { app.get(…) }`.
+ */
+export type RouteModule<S> = (app: RouteApp, svc: S) => Promise<void> | void

@@ -1,0 +1,33 @@
+import closeWithGrace from 'close-with-grace'
+import { createRootLogger, type Logger } from '../logger.ts'
+
+/** Anything a runner can start: a service descriptor, or the gateway's module. */
+export interface Runnable<C extends { host: string; port: number; log_level: string }> {
+  loadConfig(env: NodeJS.ProcessEnv): C
+  build(config: C, deps: { logger: Logger }): Promise<RunnableApp>
+}
+
+interface RunnableApp {
+  listen(opts: { host: string; port: number }): Promise<string>
+  close(): Promise<unknown>
+  log: { error(obj: unknown, msg: string): void }
+}
+
+/**
+ * Every unit's `main.ts`: config from the environment (a bad value stops it, listing every problem), one root
+ * logger, build, close with grace on SIGINT/SIGTERM or a crash, then listen.
+ */
+export async function runService<C extends { host: string; port: number; log_level: string }>(
+  unit: Runnable<C>,
+  env: NodeJS.ProcessEnv = process.env,
+) {
+  const config = unit.loadConfig(env)
+  const logger = createRootLogger({ level: config.log_level })
+  const app = await unit.build(config, { logger })
+  closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+    if (err) app.log.error({ err }, 'closing after error')
+    await app.close()
+  })
+  await app.listen({ host: config.host, port: config.port })
+  return app
+}

@@ -1,0 +1,44 @@
+import { ConversationEvents, UNITS } from '@switchboard/contracts'
+import { defineService } from '@switchboard/platform'
+import { createBlobStore } from './blob/create.ts'
+import { processQueue } from './commands/queue.commands.ts'
+import { createQueueKicks } from './commands/queue-kicks.ts'
+import { type ConversationsConfig, loadConfig } from './config.ts'
+import { agentsProjection } from './consumers/agents.consumer.ts'
+import type { ConversationsExtras } from './context.ts'
+import type { ConversationsDatabase } from './db/database.ts'
+import { migrations } from './db/migrations/index.ts'
+import { internalRoutes } from './routes/internal.routes.ts'
+import { sessionRoutes } from './routes/sessions.routes.ts'
+import { shiftRoutes } from './routes/shifts.routes.ts'
+import { transferRoutes } from './routes/transfer.routes.ts'
+import { uploadRoutes } from './routes/uploads.routes.ts'
+import { workspaceRoutes } from './routes/workspace.routes.ts'
+import { queueWorker } from './workers/queue.worker.ts'
+
+/**
+ * The conversations service: sessions and messages, transfer, the waiting queue and routing, shifts and uploads
+ * (docs/architecture.md §1, §5). The only writer of sessions and messages; realtime, AI and statistics follow
+ * its events.
+ */
+export const conversations = defineService<ConversationsConfig, ConversationsDatabase, ConversationsExtras>({
+  unit: UNITS.conversations,
+  loadConfig,
+  migrations,
+  events: [ConversationEvents],
+  context: (svc) => ({
+    blobs: createBlobStore(svc),
+    queueKicks: createQueueKicks((scope, signal) => processQueue(svc, scope, { signal }), svc.log),
+  }),
+  routes: {
+    protected: [sessionRoutes, workspaceRoutes, transferRoutes, shiftRoutes, internalRoutes],
+    optional: [uploadRoutes],
+  },
+  consumers: [agentsProjection],
+  workers: [queueWorker],
+  // after the workers stopped, while consumers still run: a kick they make now is refused, running passes end
+  shutdown: (svc) => svc.queueKicks.close(),
+})
+
+/** An un-listened conversations app: runners listen, tests `inject()`. */
+export const build = conversations.build

@@ -1,0 +1,62 @@
+import { ConversationEvents } from '@switchboard/contracts'
+import { newId, nowIso, type Tx } from '@switchboard/platform'
+import type { ConversationsDatabase } from '../db/database.ts'
+import { insertMessage } from '../db/messages.repository.ts'
+import type { SessionRow } from '../db/sessions.repository.ts'
+import { messageFacts, scopeOfSession } from '../domain/session-facts.ts'
+import type { Message, Session } from '../schemas/sessions.schemas.ts'
+
+export interface NewMessage {
+  sender: Message['sender']
+  sender_id: string | null
+  kind?: Message['kind']
+  content: string
+  metadata?: Record<string, unknown>
+}
+
+/**
+ * The one way a message enters a session, whoever writes it (customer, agent, AI, the service itself): the row,
+ * the session's counters and `conversations.message.created`, in the caller's transaction. `session` is the row
+ * as the caller has it (locked and already changed in this transaction, if it changed); the event carries it.
+ *
+ * Every caller holds the session's row lock (lockSession, the queue's lockQueuedSession, or a row it inserted in
+ * this transaction), so the message's `seq` — the session's `message_count + 1`, read back from the very update
+ * that raises it — follows commit order on any number of replicas; `(session_id, seq)` is unique besides.
+ */
+export async function appendMessage(
+  tx: Tx<ConversationsDatabase>,
+  session: SessionRow,
+  input: NewMessage,
+): Promise<Message> {
+  const message: Message = {
+    id: newId(),
+    session_id: session.id,
+    sender: input.sender,
+    sender_id: input.sender_id,
+    kind: input.kind ?? (input.sender === 'system' ? 'system' : 'text'),
+    content: input.content,
+    metadata: input.metadata ?? {},
+    created_at: nowIso(),
+  }
+  const counted = await tx.db
+    .updateTable('sessions')
+    .set((eb) => ({
+      message_count: eb('message_count', '+', 1),
+      last_message_at: message.created_at,
+      updated_at: message.created_at,
+    }))
+    .where('id', '=', session.id)
+    .returning('message_count')
+    .executeTakeFirstOrThrow()
+  const seq = Number(counted.message_count)
+  await insertMessage(tx.db, message, seq, session)
+  session.message_count = seq
+  session.last_message_at = message.created_at
+  // `seq` travels with the event (the message DTO does not carry it): readers resume and de-duplicate by it
+  await tx.emit(
+    ConversationEvents.messageCreated,
+    messageFacts(message, seq, { status: session.status as Session['status'], agent_id: session.agent_id }),
+    scopeOfSession(session),
+  )
+  return message
+}

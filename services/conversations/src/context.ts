@@ -1,0 +1,15 @@
+import type { ServiceContext } from '@switchboard/platform'
+import type { BlobStore } from './blob/blob-store.ts'
+import type { QueueKicks } from './commands/queue-kicks.ts'
+import type { ConversationsConfig } from './config.ts'
+import type { ConversationsDatabase } from './db/database.ts'
+
+/** conversations' own parts of the context, made once per app by the descriptor's `context`. */
+export interface ConversationsExtras {
+  blobs: BlobStore
+  /** queue passes kicked by changes, closed with the app (the descriptor's `shutdown`) */
+  queueKicks: QueueKicks
+}
+
+/** What the conversations routes, commands, consumers and workers are handed. */
+export type ConversationsService = ServiceContext<ConversationsConfig, ConversationsDatabase> & ConversationsExtras

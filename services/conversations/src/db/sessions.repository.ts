@@ -1,0 +1,87 @@
+import { type PageWindow, type Scope, selectPage, whereScope } from '@switchboard/platform'
+import type { Kysely, Selectable } from 'kysely'
+import { WORKING_STATUSES } from '../domain/session-rules.ts'
+import type { Session } from '../schemas/sessions.schemas.ts'
+import type { ConversationsDatabase, SessionsTable } from './database.ts'
+
+type Db = Kysely<ConversationsDatabase>
+export type SessionRow = Selectable<SessionsTable>
+
+/** A row as the API shows it; the queue position is filled by whoever knows it (null otherwise). */
+export function toSession(
+  row: SessionRow,
+  queue?: { position: number; estimated_wait_seconds: number | null },
+): Session {
+  return {
+    id: row.id,
+    tenant_id: row.tenant_id,
+    workspace_id: row.workspace_id,
+    status: row.status as Session['status'],
+    channel: row.channel,
+    subject: row.subject,
+    customer_id: row.customer_id,
+    visitor_id: row.visitor_id,
+    agent_id: row.agent_id,
+    ticket_id: row.ticket_id,
+    priority: row.priority,
+    message_count: Number(row.message_count),
+    started_at: row.started_at,
+    last_message_at: row.last_message_at,
+    ended_at: row.ended_at,
+    queue_position: queue?.position ?? null,
+    estimated_wait_seconds: queue?.estimated_wait_seconds ?? null,
+  }
+}
+
+export async function insertSession(db: Db, row: SessionRow): Promise<void> {
+  await db.insertInto('sessions').values(row).execute()
+}
+
+/**
+ * Scoped: another tenant's session is not found, like a missing one. `forUpdate` locks the row until the
+ * transaction ends (PostgreSQL; SQLite's one writer already serialises), so two changes can't both pass a check.
+ */
+export async function findSessionRow(
+  db: Db,
+  id: string,
+  scope: Scope,
+  opts: { forUpdate?: boolean } = {},
+): Promise<SessionRow | undefined> {
+  let q = whereScope(db.selectFrom('sessions').selectAll().where('id', '=', id), scope)
+  if (opts.forUpdate) q = q.forUpdate()
+  return q.executeTakeFirst()
+}
+
+export async function updateSession(db: Db, id: string, patch: Partial<SessionRow>): Promise<void> {
+  await db.updateTable('sessions').set(patch).where('id', '=', id).execute()
+}
+
+export interface SessionFilters {
+  status?: string
+  agent_id?: string
+  customer_id?: string
+  channel?: string
+}
+
+/** Newest first, filtered within the scope. */
+export async function listSessions(db: Db, scope: Scope, filters: SessionFilters, window: PageWindow) {
+  let q = whereScope(db.selectFrom('sessions'), scope)
+  if (filters.status) q = q.where('status', '=', filters.status)
+  if (filters.agent_id) q = q.where('agent_id', '=', filters.agent_id)
+  if (filters.customer_id) q = q.where('customer_id', '=', filters.customer_id)
+  if (filters.channel) q = q.where('channel', '=', filters.channel)
+  return selectPage(q, window, (qb) => qb.selectAll().orderBy('started_at', 'desc').orderBy('id', 'desc'))
+}
+
+/** Open sessions assigned to an agent: its load, counted from this service's own rows. */
+export async function agentLoad(db: Db, agentUserId: string, scope: Scope): Promise<number> {
+  const row = await whereScope(
+    db
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('agent_id', '=', agentUserId)
+      .where('status', 'in', [...WORKING_STATUSES]),
+    scope,
+  ).executeTakeFirstOrThrow()
+  return Number(row.n)
+}

@@ -1,0 +1,4 @@
+import { runService } from '@switchboard/platform'
+import { conversations } from './build.ts'
+
+await runService(conversations)

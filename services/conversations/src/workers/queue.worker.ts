@@ -1,0 +1,21 @@
+import type { WorkerDef } from '@switchboard/platform'
+import { processQueue } from '../commands/queue.commands.ts'
+import type { ConversationsService } from '../context.ts'
+
+export const QUEUE_WORKER = 'conversations-queue'
+
+/**
+ * The waiting queue on a timer, on every replica at once: kicks after commits (a session waits, an agent comes
+ * online or frees a seat) serve it at once; this pass catches whatever a kick missed (a replica that died
+ * mid-kick, a shift starting). Replicas sharing the work is safe: records are claimed with SKIP LOCKED and every
+ * assignment locks its agent (README "The database is the referee").
+ */
+export const queueWorker: WorkerDef<ConversationsService> = {
+  name: QUEUE_WORKER,
+  every: (svc) => svc.config.queue.interval_ms,
+  runs: 'every-replica',
+  async run(svc, { signal }) {
+    const { assigned } = await processQueue(svc, undefined, { signal })
+    return assigned
+  },
+}

@@ -1,0 +1,64 @@
+import type { Principal } from '@switchboard/contracts'
+import type { EventBus } from '@switchboard/events'
+import {
+  ACME_ADMIN,
+  principalHeader,
+  type Storage,
+  type StorageMode,
+  silentLogger,
+  storageFixture,
+  testPrincipal,
+} from '@switchboard/testing'
+import type { Test } from 'tap'
+import { conversations } from '../../src/build.ts'
+import { loadConfig } from '../../src/config.ts'
+
+export const INTERNAL_SECRET = 'test-internal-secret-0123456789'
+
+/** An agent of acme/support who may read and write the workspace and transfers. */
+const ACME_AGENT: Principal = {
+  ...ACME_ADMIN,
+  user_id: 'agent-1',
+  kind: 'agent',
+  roles: ['agent'],
+  permissions: ['workspace.read', 'workspace.write', 'session_transfer.read', 'session_transfer.write'],
+}
+
+export const principal = (overrides: Partial<Principal> = {}) => testPrincipal(overrides, ACME_AGENT)
+/** The hub (realtime-voice) or another service: a service principal of acme/support. */
+export const servicePrincipal = (overrides: Partial<Principal> = {}) =>
+  testPrincipal({ user_id: 'realtime-voice', kind: 'service', roles: [], permissions: ['*'], ...overrides }, ACME_ADMIN)
+
+/** The header the gateway would add for this principal. */
+export const as = (p: Principal) => principalHeader(INTERNAL_SECRET, p)
+
+/**
+ * A conversations app on isolated storage, closed and cleaned up when the test ends. `env` adds settings;
+ * `bus` lets a test hand in its own bus (made for this storage, so on the same NATS prefix); `store` builds
+ * another replica on storage a first app already uses.
+ */
+export async function conversationsApp(
+  t: Test,
+  mode: StorageMode,
+  opts: { env?: NodeJS.ProcessEnv; bus?: (store: Storage) => Promise<EventBus>; store?: Storage } = {},
+) {
+  const store = opts.store ?? (await storageFixture(t, mode, 'cv'))
+  const config = {
+    ...loadConfig({
+      INTERNAL_SECRET,
+      LOG_LEVEL: 'silent',
+      DB_DRIVER: store.mode === 'sqlite' ? 'sqlite' : 'postgres',
+      ...opts.env,
+    }),
+    port: 0,
+    database: store.database,
+    cache: store.cache,
+    bus: store.bus,
+  }
+  const bus = opts.bus ? await opts.bus(store) : undefined
+  if (bus) t.teardown(() => bus.close())
+  const app = await conversations.build(config, { logger: silentLogger(), ...(bus ? { bus } : {}) })
+  t.teardown(() => app.close())
+  await app.ready()
+  return { app, store, svc: conversations.contextOf(app) }
+}

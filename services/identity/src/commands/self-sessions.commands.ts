@@ -1,0 +1,31 @@
+import type { Caller } from '@switchboard/platform'
+import type { IdentityService } from '../context.ts'
+import { findSession } from '../db/sessions.repository.ts'
+import { IdentityErrors } from '../errors.ts'
+import { revokeSession, revokeUserSessions } from './revocation.ts'
+
+// The caller's own sessions: the user and session come from the verified principal, never from the input.
+const own = (caller: Caller) => ({ userId: caller.actor.user_id, sessionId: caller.principal?.session_id ?? '' })
+
+/** Ends the session the caller's token belongs to; 401 when it is no longer active. */
+export async function logoutCurrent(svc: IdentityService, caller: Caller) {
+  const { userId, sessionId } = own(caller)
+  const result = sessionId
+    ? await svc.transaction(caller, (tx) => revokeSession(tx, sessionId, 'logout', userId))
+    : undefined
+  if (!result?.changed) throw new IdentityErrors.SessionNotActive()
+  return { session_id: sessionId, token_version: Number(result.session.token_version) }
+}
+
+/** Ends every other active session of the caller; the current one must itself be active. */
+export async function logoutOthers(svc: IdentityService, caller: Caller) {
+  const { userId, sessionId } = own(caller)
+  const current = sessionId ? await findSession(svc.db, sessionId) : undefined
+  if (!current || current.user_id !== userId || current.status !== 'active') {
+    throw new IdentityErrors.SessionNotActive()
+  }
+  const revoked = await svc.transaction(caller, (tx) =>
+    revokeUserSessions(tx, userId, { exceptSessionId: sessionId, reason: 'logout_others' }),
+  )
+  return { current_session_id: sessionId, count: revoked.length }
+}

@@ -1,0 +1,17 @@
+import type { ServiceClient, ServiceContext } from '@switchboard/platform'
+import type { RealtimeConfig } from './config.ts'
+import type { RealtimeDatabase } from './db/database.ts'
+import type { Hub } from './hub/hub.ts'
+
+/** realtime-voice's own parts of the context, made once per app by the descriptor's `context`. */
+export interface RealtimeExtras {
+  /** conversations' internal API: the only writer of sessions and messages */
+  conversations: ServiceClient
+  /** identity's internal API: which tenants and workspaces take widget visitors */
+  identity: ServiceClient
+  /** this replica's sockets, and the fan-out that feeds them */
+  hub: Hub
+}
+
+/** What the realtime-voice routes, commands and workers are handed. */
+export type RealtimeService = ServiceContext<RealtimeConfig, RealtimeDatabase> & RealtimeExtras

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely'
+import * as voice0001 from './20261124_0001_voice.ts'
+
+/** Forward-only, in name order (docs/architecture.md §4). */
+export const migrations: Record<string, Migration> = {
+  '20261124_0001_voice': voice0001,
+}

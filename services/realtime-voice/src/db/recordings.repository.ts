@@ -1,0 +1,59 @@
+import { type Scope, whereScope } from '@switchboard/platform'
+import type { Kysely, Selectable } from 'kysely'
+import type { RealtimeDatabase, RecordingsTable } from './database.ts'
+
+type Db = Kysely<RealtimeDatabase>
+
+export type RecordingRow = Omit<Selectable<RecordingsTable>, 'audio_size'> & {
+  status: 'recording' | 'stopped'
+  audio_size: number | null
+}
+
+const toRow = (row: Selectable<RecordingsTable>): RecordingRow => ({
+  ...row,
+  status: row.status as RecordingRow['status'],
+  // bigint comes back as a string from PostgreSQL
+  audio_size: row.audio_size === null ? null : Number(row.audio_size),
+})
+
+export async function insertRecording(db: Db, row: RecordingRow): Promise<void> {
+  await db.insertInto('recordings').values(row).execute()
+}
+
+/**
+ * Scoped: another tenant's recording is not found, like a missing one (an unscoped admin's empty scope sees all).
+ * `forUpdate` locks it until the transaction ends (PostgreSQL).
+ */
+export async function findRecording(
+  db: Db,
+  id: string,
+  scope: Scope,
+  opts: { forUpdate?: boolean } = {},
+): Promise<RecordingRow | undefined> {
+  let q = whereScope(db.selectFrom('recordings').selectAll().where('id', '=', id), scope)
+  if (opts.forUpdate) q = q.forUpdate()
+  const row = await q.executeTakeFirst()
+  return row ? toRow(row) : undefined
+}
+
+/** The call's recording in progress, if any (one at most: a partial unique index). */
+export async function activeRecording(db: Db, callRef: string): Promise<RecordingRow | undefined> {
+  const row = await db
+    .selectFrom('recordings')
+    .selectAll()
+    .where('call_ref', '=', callRef)
+    .where('status', '=', 'recording')
+    .executeTakeFirst()
+  return row ? toRow(row) : undefined
+}
+
+type Patch = Partial<
+  Pick<
+    RecordingRow,
+    'status' | 'stopped_at' | 'upload_id' | 'audio_content_type' | 'audio_size' | 'audio_sha256' | 'updated_at'
+  >
+>
+
+export async function updateRecording(db: Db, id: string, patch: Patch): Promise<void> {
+  await db.updateTable('recordings').set(patch).where('id', '=', id).execute()
+}

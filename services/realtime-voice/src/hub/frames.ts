@@ -1,0 +1,67 @@
+import type { MessageFacts } from '@switchboard/contracts'
+
+/**
+ * Frames the hub sends: `{type, data, session_id, timestamp}` (README "The socket protocol"), `timestamp` set
+ * here. A message frame carries the message's `seq` in its session, which is what a client keeps to resume.
+ */
+export interface OutFrame {
+  type: string
+  data: unknown
+  session_id: string | null
+  /** set on message frames: the position the per-socket de-duplication works on */
+  seq?: number
+}
+
+export function frame(type: string, data: unknown, sessionId: string | null = null): OutFrame {
+  return { type, data, session_id: sessionId }
+}
+
+/** The text that goes on the wire. */
+export function wire(f: OutFrame): string {
+  return JSON.stringify({ type: f.type, data: f.data, session_id: f.session_id, timestamp: new Date().toISOString() })
+}
+
+/** What an error frame says: a stable code (conversations' own when it refused) and a message for people. */
+export function errorFrame(code: string, message: string, sessionId: string | null = null): OutFrame {
+  return frame('error', { code, message }, sessionId)
+}
+
+/** The frame type a message travels as, by who wrote it (the earlier system's names). */
+const BY_SENDER: Record<MessageFacts['sender'], string> = {
+  customer: 'text-message',
+  agent: 'agent-message',
+  ai: 'ai-response',
+  system: 'system',
+}
+
+/** A message as conversations lists it (`GET …/messages`), or the facts of its event. */
+export interface MessageLike {
+  session_id: string
+  sender: MessageFacts['sender']
+  sender_id: string | null
+  kind: string
+  content: string
+  metadata: Record<string, unknown>
+  created_at: string
+}
+
+/** The frame of a message: `data` has its id, its `seq`, who wrote it and what. */
+export function messageFrame(m: MessageLike & ({ message_id: string } | { id: string }), seq: number | undefined) {
+  const id = 'message_id' in m ? m.message_id : m.id
+  const out = frame(
+    BY_SENDER[m.sender],
+    {
+      message_id: id,
+      seq: seq ?? null,
+      sender: m.sender,
+      sender_id: m.sender_id,
+      kind: m.kind,
+      content: m.content,
+      metadata: m.metadata,
+      created_at: m.created_at,
+    },
+    m.session_id,
+  )
+  if (seq !== undefined) out.seq = seq
+  return out
+}

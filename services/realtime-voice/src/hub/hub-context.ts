@@ -1,0 +1,19 @@
+import type { EventBus } from '@switchboard/events'
+import type { Cache, Logger } from '@switchboard/platform'
+import type { RealtimeConfig } from '../config.ts'
+import type { ConnectionStore } from '../webrtc/connections.ts'
+import type { Registry } from './registry.ts'
+import type { UpstreamApi } from './upstream.ts'
+
+/** What the hub's parts share: one per app (nothing of it is module state). */
+export interface HubContext {
+  config: RealtimeConfig
+  log: Logger
+  cache: Cache
+  bus: EventBus
+  api: UpstreamApi
+  registry: Registry
+  connections: ConnectionStore
+  /** this replica's id in the cluster's stats (`hub:replica:<id>`) */
+  replica: string
+}

@@ -1,0 +1,109 @@
+import { TicketSatisfactionEvents } from '@switchboard/contracts'
+import { type Caller, newId, nowIso, type Tx } from '@switchboard/platform'
+import type { TicketsService } from '../context.ts'
+import type { TicketsDatabase } from '../db/database.ts'
+import {
+  deleteSatisfaction,
+  findSatisfaction,
+  insertSatisfaction,
+  satisfactionOfTicket,
+  writeSatisfaction,
+} from '../db/satisfaction.repository.ts'
+import { moveSurvey, surveyOfTicket } from '../db/survey.repository.ts'
+import { findTicket } from '../db/tickets.repository.ts'
+import { SatisfactionErrors, TicketErrors } from '../errors.ts'
+import type { CreateSatisfactionBody, Satisfaction, UpdateSatisfactionBody } from '../schemas/satisfaction.schemas.ts'
+import { scopeOf } from './sla-record.ts'
+
+type TicketsTx = Tx<TicketsDatabase>
+
+const facts = (s: Satisfaction) => ({
+  satisfaction_id: s.id,
+  ticket_id: s.ticket_id,
+  customer_id: s.customer_id,
+  agent_id: s.agent_id,
+  rating: s.rating,
+  category: s.category,
+  source: s.source,
+  rated_at: s.updated_at,
+})
+
+/**
+ * Stores a ticket's one rating and announces it (identity keeps the agent's rating from the event, statistics
+ * its satisfaction); a survey still waiting for the customer is closed with it. Shared by staff entry and the
+ * public survey answer.
+ */
+export async function rate(tx: TicketsTx, s: Satisfaction): Promise<Satisfaction> {
+  if (await satisfactionOfTicket(tx.db, s.ticket_id)) throw new SatisfactionErrors.Exists(s.ticket_id)
+  // a concurrent second rating meets the unique ticket_id and is answered 409 CONFLICT by the error handler
+  await insertSatisfaction(tx.db, s)
+  const survey = await surveyOfTicket(tx.db, s.ticket_id)
+  if (survey) {
+    await moveSurvey(tx.db, survey.id, ['queued', 'sent', 'expired'], {
+      status: 'completed',
+      completed_at: s.created_at,
+      satisfaction_id: s.id,
+      updated_at: s.created_at,
+    })
+  }
+  await tx.emit(TicketSatisfactionEvents.rated, facts(s), scopeOf(s))
+  return s
+}
+
+/** `POST /api/satisfactions`: staff record a customer's rating of one of their tickets. */
+export function createSatisfaction(svc: TicketsService, caller: Caller, body: CreateSatisfactionBody) {
+  return svc.transaction(caller, async (tx) => {
+    const ticket = await findTicket(tx.db, body.ticket_id, caller.scope)
+    if (!ticket) throw new TicketErrors.NotFound(body.ticket_id)
+    if (body.customer_id !== undefined && body.customer_id !== ticket.customer_id) {
+      throw new SatisfactionErrors.NotOwner(body.customer_id, ticket.id)
+    }
+    const now = nowIso()
+    return rate(tx, {
+      id: newId(),
+      ticket_id: ticket.id,
+      customer_id: ticket.customer_id,
+      agent_id: body.agent_id ?? ticket.agent_id,
+      rating: body.rating,
+      comment: body.comment?.trim() ?? '',
+      category: body.category?.trim() || 'overall',
+      source: 'api',
+      tenant_id: ticket.tenant_id,
+      workspace_id: ticket.workspace_id,
+      created_at: now,
+      updated_at: now,
+    })
+  })
+}
+
+export function updateSatisfaction(svc: TicketsService, caller: Caller, id: string, body: UpdateSatisfactionBody) {
+  return svc.transaction(caller, async (tx) => {
+    const before = await findSatisfaction(tx.db, id, caller.scope)
+    if (!before) throw new SatisfactionErrors.NotFound(id)
+    const patch: Partial<Satisfaction> = {}
+    if (body.rating !== undefined && body.rating !== before.rating) patch.rating = body.rating
+    if (body.comment !== undefined && body.comment.trim() !== before.comment) patch.comment = body.comment.trim()
+    if (body.category !== undefined && body.category.trim() !== before.category) patch.category = body.category.trim()
+    if (Object.keys(patch).length === 0) return { before, after: before }
+    const after: Satisfaction = { ...before, ...patch, updated_at: nowIso() }
+    await writeSatisfaction(tx.db, id, { ...patch, updated_at: after.updated_at })
+    if (patch.rating !== undefined || patch.category !== undefined) {
+      await tx.emit(
+        TicketSatisfactionEvents.changed,
+        { ...facts(after), previous_rating: before.rating },
+        scopeOf(after),
+      )
+    }
+    return { before, after }
+  })
+}
+
+export function removeSatisfaction(svc: TicketsService, caller: Caller, id: string) {
+  return svc.transaction(caller, async (tx) => {
+    const before = await findSatisfaction(tx.db, id, caller.scope)
+    if (!before) throw new SatisfactionErrors.NotFound(id)
+    await deleteSatisfaction(tx.db, id)
+    await tx.emit(TicketSatisfactionEvents.removed, facts(before), scopeOf(before))
+    return before
+  })
+}

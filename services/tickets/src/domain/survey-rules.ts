@@ -1,0 +1,27 @@
+/** Satisfaction survey rules, pure (services/tickets/README.md, Satisfaction). */
+
+/** A survey link answers for seven days (the earlier system's rule). */
+export const SURVEY_TTL_MS = 7 * 86_400_000
+
+export const SURVEY_STATUSES = ['queued', 'sent', 'completed', 'expired'] as const
+export type SurveyStatus = (typeof SURVEY_STATUSES)[number]
+export const SURVEY_CHANNELS = ['chat', 'voice', 'email'] as const
+
+/** The channel that reaches the customer, by where the ticket came from: chat/im → chat, voice/phone → voice. */
+export function surveyChannel(source: string): string {
+  const s = source.trim().toLowerCase()
+  if (s === 'chat' || s === 'im') return 'chat'
+  if (s === 'voice' || s === 'phone') return 'voice'
+  return 'email'
+}
+
+/** Where a survey stands at `now`: one past its expiry answers as expired even before anyone wrote it so. */
+export function surveyStatusAt(s: { status: string; expires_at: string }, now: Date): string {
+  if (s.status === 'sent' || s.status === 'queued') {
+    return now.getTime() > new Date(s.expires_at).getTime() ? 'expired' : s.status
+  }
+  return s.status
+}
+
+/** The public page's path for a token; the gateway's public origin goes before it. */
+export const surveyLink = (token: string) => `/public/csat/${token}`

@@ -1,0 +1,102 @@
+import { type Static, Type } from '@sinclair/typebox'
+import { BoundedList, Nullable, Timestamp } from '@switchboard/contracts'
+import { CUSTOM_FIELD_RESOURCES, CUSTOM_FIELD_TYPES } from '../domain/custom-fields.ts'
+
+const Scalar = Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean()])
+
+export const CustomFieldType = Type.Union(CUSTOM_FIELD_TYPES.map((t) => Type.Literal(t)))
+export const CustomFieldResource = Type.Union(CUSTOM_FIELD_RESOURCES.map((r) => Type.Literal(r)))
+
+/** Which rules apply depends on the type: string (lengths, regex), number (min, max), multiselect (choice counts). */
+export const Validation = Type.Object(
+  {
+    min: Type.Optional(Type.Number()),
+    max: Type.Optional(Type.Number()),
+    min_length: Type.Optional(Type.Integer({ minimum: 0, maximum: 500 })),
+    max_length: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+    regex: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'no nested quantifiers or backreferences' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+/** Shown (and required, if required) only while another field (or `ticket.category` …) meets one condition. */
+export const ShowWhen = Type.Object(
+  {
+    key: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: "another field's key, or ticket.category|priority|source|status",
+    }),
+    equals: Type.Optional(Scalar),
+    in: Type.Optional(Type.Array(Scalar, { minItems: 1, maxItems: 100 })),
+    not_equals: Type.Optional(Scalar),
+  },
+  { additionalProperties: false },
+)
+
+const Key = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$' })
+const Name = Type.String({ minLength: 1, maxLength: 200 })
+const Options = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 })
+
+export const CustomField = Type.Object({
+  id: Type.String(),
+  resource: Type.String(),
+  key: Type.String(),
+  name: Type.String(),
+  type: Type.String(),
+  required: Type.Boolean(),
+  active: Type.Boolean(),
+  options: Type.Array(Type.String()),
+  validation: Validation,
+  show_when: Nullable(ShowWhen),
+  tenant_id: Type.String(),
+  workspace_id: Type.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export type CustomField = Static<typeof CustomField>
+
+export const CreateCustomFieldBody = Type.Object(
+  {
+    resource: Type.Optional(CustomFieldResource),
+    key: Key,
+    name: Type.Optional(Name),
+    type: CustomFieldType,
+    required: Type.Optional(Type.Boolean()),
+    active: Type.Optional(Type.Boolean()),
+    options: Type.Optional(Options),
+    validation: Type.Optional(Validation),
+    show_when: Type.Optional(Nullable(ShowWhen)),
+  },
+  { additionalProperties: false },
+)
+export type CreateCustomFieldBody = Static<typeof CreateCustomFieldBody>
+
+/** `key`, `type` and `resource` are fixed once made: stored values were checked against them. */
+export const UpdateCustomFieldBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    required: Type.Optional(Type.Boolean()),
+    active: Type.Optional(Type.Boolean()),
+    options: Type.Optional(Options),
+    validation: Type.Optional(Validation),
+    show_when: Type.Optional(Nullable(ShowWhen)),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)
+export type UpdateCustomFieldBody = Static<typeof UpdateCustomFieldBody>
+
+export const CustomFieldParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) })
+export type CustomFieldParams = Static<typeof CustomFieldParams>
+
+export const ListCustomFieldsQuery = Type.Object({
+  resource: Type.Optional(CustomFieldResource),
+  active: Type.Optional(Type.Boolean()),
+})
+export type ListCustomFieldsQuery = Static<typeof ListCustomFieldsQuery>
+
+export const CustomFieldList = BoundedList(CustomField)
+
+export const Deleted = Type.Object({ id: Type.String(), message: Type.Literal('deleted') })

@@ -1,0 +1,148 @@
+import { inEachStorageMode, type StorageMode, silentLogger, storageFixture, waitFor } from '@switchboard/testing'
+import t, { type Test } from 'tap'
+import { tickets } from '../../src/build.ts'
+import { loadConfig } from '../../src/config.ts'
+import { ACME_SUPPORT, as, INTERNAL_SECRET, principal, ticketsApp } from '../helpers/app.ts'
+import { agentStatus, makeKnown, recordId } from '../helpers/directory.ts'
+
+const agent = principal()
+const otherWorkspace = principal({ user_id: 'agent-8', workspace_id: 'sales' })
+const SALES = { tenant_id: 'acme', workspace_id: 'sales' }
+
+inEachStorageMode(t, 'ticket references', async (t, mode) => {
+  const { app, svc } = await ticketsApp(t, mode)
+  const h = { agent: await as(agent), sales: await as(otherWorkspace) }
+  await makeKnown(svc, ACME_SUPPORT, { customers: ['rc-1'], agents: ['ra-1'] })
+  await makeKnown(svc, SALES, { customers: ['rc-sales'], agents: ['ra-sales'] })
+  const post = (url: string, payload: unknown, headers = h.agent) =>
+    app.inject({ method: 'POST', url, payload: payload as object, headers })
+
+  t.test('a customer must be one of the workspace: 400 naming the field otherwise', async (t) => {
+    for (const customer_id of ['made-up', 'rc-sales', recordId(SALES, 'rc-sales')]) {
+      const res = await post('/api/tickets', { title: 'x', customer_id })
+      t.equal(res.statusCode, 400, customer_id)
+      t.same(res.json().code, 'TICKETS_UNKNOWN_CUSTOMER')
+      t.equal(res.json().message, `body.customer_id: no customer ${customer_id} in this workspace`)
+    }
+    t.equal((await post('/api/tickets', { title: 'x', customer_id: 'rc-sales' }, h.sales)).statusCode, 201)
+  })
+
+  t.test('an agent must be one of the ticket’s workspace', async (t) => {
+    const ticket = (await post('/api/tickets', { title: 'Assign', customer_id: 'rc-1' })).json()
+    for (const agent_id of ['nobody', 'ra-sales', recordId(SALES, 'ra-sales')]) {
+      const res = await post(`/api/tickets/${ticket.id}/assign`, { agent_id })
+      t.equal(res.statusCode, 400, agent_id)
+      t.match(res.json(), {
+        code: 'TICKETS_UNKNOWN_AGENT',
+        message: `body.agent_id: no agent ${agent_id} in this workspace`,
+      })
+    }
+    const ok = await post(`/api/tickets/${ticket.id}/assign`, { agent_id: recordId(ACME_SUPPORT, 'ra-1') })
+    t.match(ok.json(), { agent_id: 'ra-1', status: 'assigned' })
+    t.equal((await post('/api/tickets/missing/assign', { agent_id: 'nobody' })).statusCode, 404, 'the ticket first')
+  })
+
+  t.test('a customer or agent learnt later from identity becomes usable; a newer event wins', async (t) => {
+    t.equal((await post('/api/tickets', { title: 'x', customer_id: 'late' })).statusCode, 400)
+    await makeKnown(svc, ACME_SUPPORT, { customers: ['late'] })
+    t.equal((await post('/api/tickets', { title: 'x', customer_id: 'late' })).statusCode, 201)
+    // a status change that arrives before the agent's record: a placeholder the record fills in
+    await agentStatus(svc, ACME_SUPPORT, 'ra-new', 'away')
+    await waitFor(
+      async () =>
+        (await svc.db.selectFrom('directory_agents').selectAll().where('user_id', '=', 'ra-new').executeTakeFirst())
+          ?.status === 'away',
+    )
+    await makeKnown(svc, ACME_SUPPORT, { agents: [{ user_id: 'ra-new', status: 'away' }] })
+    const row = await svc.db
+      .selectFrom('directory_agents')
+      .selectAll()
+      .where('user_id', '=', 'ra-new')
+      .executeTakeFirstOrThrow()
+    t.match(row, { name: 'Agent ra-new', status: 'away', max_concurrent: 5 })
+  })
+})
+
+async function autoApp(t: Test, mode: StorageMode) {
+  const store = await storageFixture(t, mode, 'tkaa')
+  const config = {
+    ...loadConfig({ INTERNAL_SECRET, LOG_LEVEL: 'silent', TICKETS_AUTO_ASSIGN: 'true', SLA_MONITOR_ENABLED: 'false' }),
+    port: 0,
+    database: store.database,
+    cache: store.cache,
+    bus: store.bus,
+  }
+  const app = await tickets.build(config, { logger: silentLogger() })
+  t.teardown(() => app.close())
+  await app.ready()
+  return { app, svc: tickets.contextOf(app) }
+}
+
+inEachStorageMode(t, 'auto-assignment (TICKETS_AUTO_ASSIGN=true)', async (t, mode) => {
+  const { app, svc } = await autoApp(t, mode)
+  const headers = await as(agent)
+  await makeKnown(svc, ACME_SUPPORT, {
+    customers: ['ac-1'],
+    agents: [
+      { user_id: 'aa-busy', max_concurrent: 2 },
+      { user_id: 'aa-free', max_concurrent: 2 },
+      { user_id: 'aa-away', status: 'away', max_concurrent: 9 },
+    ],
+  })
+  const create = async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/tickets',
+      headers,
+      payload: { title: 'Auto', customer_id: 'ac-1' },
+    })
+    t.equal(res.statusCode, 201)
+    return res.json()
+  }
+
+  t.test('the lowest load first, never past capacity, never an agent who is not online', async (t) => {
+    const first = await create()
+    t.match(first, { status: 'assigned', agent_id: 'aa-busy' }, 'equal loads: by user id')
+    t.equal((await create()).agent_id, 'aa-free', 'then the less loaded')
+    const history = (await app.inject({ method: 'GET', url: `/api/tickets/${first.id}/history`, headers })).json().data
+    t.match(history[1], { from_status: 'open', to_status: 'assigned', reason: 'auto-assigned' })
+    // the rest concurrently: two slots left, so exactly two more are assigned
+    const more = await Promise.all(Array.from({ length: 5 }, () => create()))
+    const assigned = more.filter((x) => x.agent_id !== null)
+    t.equal(assigned.length, 2, 'capacity holds under concurrent creation')
+    t.ok(
+      more.filter((x) => x.agent_id === null).every((x) => x.status === 'open'),
+      'the rest wait, open',
+    )
+    const stats = (await app.inject({ method: 'GET', url: '/api/tickets/stats?agent_id=aa-busy', headers })).json()
+    t.equal(stats.total, 2)
+  })
+
+  t.test('an agent going offline is passed over; one coming online is used', async (t) => {
+    await makeKnown(svc, ACME_SUPPORT, { agents: [{ user_id: 'aa-late', max_concurrent: 1 }] })
+    await agentStatus(svc, ACME_SUPPORT, 'aa-late', 'offline')
+    await waitFor(
+      async () =>
+        (
+          await svc.db
+            .selectFrom('directory_agents')
+            .select('status')
+            .where('user_id', '=', 'aa-late')
+            .executeTakeFirst()
+        )?.status === 'offline',
+    )
+    t.equal((await create()).agent_id, null, 'offline: nobody free')
+    await agentStatus(svc, ACME_SUPPORT, 'aa-late', 'online', 'offline')
+    await waitFor(
+      async () =>
+        (
+          await svc.db
+            .selectFrom('directory_agents')
+            .select('status')
+            .where('user_id', '=', 'aa-late')
+            .executeTakeFirst()
+        )?.status === 'online',
+    )
+    t.equal((await create()).agent_id, 'aa-late')
+  })
+})
