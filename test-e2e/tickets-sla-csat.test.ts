@@ -164,6 +164,13 @@ inEachMode('tickets: SLA, satisfaction, macros', { env }, async (t, system) => {
     t.match(rating, { rating: 5, source: 'survey', agent_id: agent.user.id, customer_id: custA.user_id })
     const stats = must(await api.get('/api/satisfactions/stats', asAgent), 200, 'stats')
     t.ok(stats.total_ratings >= 1)
+    // identity keeps the agent's rating from tickets' rating events (the only rating of this agent here)
+    const record = agents.find((a: { user_id: string }) => a.user_id === agent.user.id)
+    const rated = await until('the agent rating moved', async () => {
+      const a = must(await api.get(`/api/agents/${record.id}`, asAdmin), 200, 'agent')
+      return a.rating > 0 ? a : undefined
+    })
+    t.equal(rated.rating, 5, "the agent's rating is the survey's")
 
     const late = await ticket({ customer_id: custA.id }, asAgent)
     must(await api.post(`/api/tickets/${late.id}/close`, {}, asAgent), 200, 'close')

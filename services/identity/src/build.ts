@@ -2,6 +2,7 @@ import { IdentityEvents, UNITS } from '@switchboard/contracts'
 import { defineService } from '@switchboard/platform'
 import { seedDemo } from './commands/seed.commands.ts'
 import { type IdentityConfig, loadConfig } from './config.ts'
+import { agentRatings } from './consumers/agent-ratings.consumer.ts'
 import { type IdentityExtras, identityExtras } from './context.ts'
 import type { IdentityDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
@@ -45,6 +46,7 @@ export const identity = defineService<IdentityConfig, IdentityDatabase, Identity
       customerRoutes,
     ],
   },
+  consumers: [agentRatings],
   workers: [denylistCleanup],
   startup: seedOnStartup,
   seed: (svc, opts) => seedDemo(svc, opts),

@@ -1,5 +1,5 @@
 import { fromJson, type PageWindow, type Scope, selectPage, toJson, whereScope } from '@switchboard/platform'
-import type { Selectable } from 'kysely'
+import { type Selectable, sql } from 'kysely'
 import type { AgentsTable } from './database.ts'
 import type { Db } from './users.repository.ts'
 
@@ -154,3 +154,33 @@ export function agentView(a: AgentRow) {
   }
 }
 export type AgentView = ReturnType<typeof agentView>
+
+/**
+ * Moves an agent's rating by one rating added (`count` 1), removed (`count` -1) or changed (`count` 0, `sum` the
+ * difference): the running sum and count and their average in one statement, so concurrent ratings never lose
+ * one. The agent is the ticket's, by user id, inside the scope; undefined when there is none.
+ */
+export function applyRatingDelta(
+  db: Db,
+  scope: Scope,
+  userId: string,
+  delta: { sum: number; count: number },
+  now: string,
+): Promise<AgentRow | undefined> {
+  const sum = sql<number>`(rating_sum + ${delta.sum})`
+  const count = sql<number>`(rating_count + ${delta.count})`
+  return whereScope(
+    db
+      .updateTable('agents')
+      .set({
+        rating_sum: sum,
+        rating_count: count,
+        rating: sql<number>`case when ${count} > 0 then cast(${sum} as real) / ${count} else 0 end`,
+        updated_at: now,
+      })
+      .where('user_id', '=', userId),
+    scope,
+  )
+    .returningAll()
+    .executeTakeFirst()
+}

@@ -63,7 +63,10 @@ export interface AgentsTable {
   skills: Json
   max_concurrent: number
   status: string
+  /** the average of rating_sum / rating_count (0 with no rating), kept with them */
   rating: number
+  rating_sum: Generated<number>
+  rating_count: Generated<number>
   avg_response_time: number
   created_at: Timestamp
   updated_at: Timestamp

@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely'
 import * as m0001 from './20261122_0001_identity.ts'
 import * as m0002 from './20261124_0002_registry_operators.ts'
+import * as m0003 from './20261124_0003_agent_ratings.ts'
 
 /** Forward-only, in name order; a new migration is a new file added here. */
 export const migrations: Record<string, Migration> = {
   '20261122_0001_identity': m0001,
   '20261124_0002_registry_operators': m0002,
+  '20261124_0003_agent_ratings': m0003,
 }
