@@ -19,6 +19,7 @@ import { ticketBulkRoutes } from './routes/ticket-bulk.routes.ts'
 import { ticketExportRoutes } from './routes/ticket-export.routes.ts'
 import { ticketInsightRoutes } from './routes/ticket-insights.routes.ts'
 import { ticketRoutes } from './routes/tickets.routes.ts'
+import { countCompactionWorker } from './workers/count-compaction.worker.ts'
 import { slaMonitorWorker } from './workers/sla-monitor.worker.ts'
 
 /**
@@ -48,7 +49,7 @@ export const tickets = defineService<TicketsConfig, TicketsDatabase>({
   },
   // identity's directory and the conversations tickets continue, as projections (rebuilt by replay)
   consumers: [directoryProjection, ticketSessionsProjection, slaDirectoryConsumer, slaConversationsConsumer],
-  workers: [slaMonitorWorker],
+  workers: [slaMonitorWorker, countCompactionWorker],
 })
 
 /** An un-listened tickets app: runners listen, tests `inject()`. */

@@ -22,7 +22,12 @@ export const AssignmentConfig = Type.Object({
   auto_assign: Type.Boolean({ default: false }),
 })
 
-export const TicketsConfig = Type.Composite([ServiceBaseConfig, SlaMonitorConfig, AssignmentConfig])
+/** List totals (PostgreSQL): how often the appended count deltas are folded (TICKETS_COUNT_COMPACTION_INTERVAL_MS). */
+export const CountsConfig = Type.Object({
+  count_compaction_interval_ms: Type.Integer({ minimum: 100, default: 5000 }),
+})
+
+export const TicketsConfig = Type.Composite([ServiceBaseConfig, SlaMonitorConfig, AssignmentConfig, CountsConfig])
 export type TicketsConfig = Static<typeof TicketsConfig>
 
 /** Pure: the environment in, a checked config out (docs/conventions.md §10). */
@@ -34,5 +39,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): TicketsConfig {
     sla_monitor_scan_limit: env.SLA_MONITOR_SCAN_LIMIT,
     sla_monitor_batch_size: env.SLA_MONITOR_BATCH_SIZE,
     auto_assign: env.TICKETS_AUTO_ASSIGN,
+    count_compaction_interval_ms: env.TICKETS_COUNT_COMPACTION_INTERVAL_MS,
   })
 }

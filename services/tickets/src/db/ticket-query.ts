@@ -4,6 +4,7 @@ import type { FilterTerm } from '../domain/custom-fields.ts'
 import type { TimeRange } from '../domain/date-range.ts'
 import type { Ticket } from '../schemas/tickets.schemas.ts'
 import type { TicketsDatabase } from './database.ts'
+import { countableByTotals, totalFromCounts } from './ticket-counts.repository.ts'
 import { toTicket } from './tickets.repository.ts'
 
 type Db = Kysely<TicketsDatabase>
@@ -117,9 +118,16 @@ export async function listTickets(
   sort: TicketSort,
   window: PageWindow,
 ): Promise<{ rows: Ticket[]; total: number }> {
-  const { rows, total } = await selectPage(filteredTickets(db, dialect, scope, filters), window, (qb) =>
-    ordered(qb.selectAll(), sort),
-  )
+  const base = filteredTickets(db, dialect, scope, filters)
+  if (countableByTotals(dialect, filters)) {
+    // status/priority only (the commonest lists): the total from counters instead of counting the scope's rows
+    const [rows, total] = await Promise.all([
+      ordered(base.selectAll(), sort).offset(window.offset).limit(window.limit).execute(),
+      totalFromCounts(db, scope, filters),
+    ])
+    return { rows: rows.map(toTicket), total }
+  }
+  const { rows, total } = await selectPage(base, window, (qb) => ordered(qb.selectAll(), sort))
   return { rows: rows.map(toTicket), total }
 }
 

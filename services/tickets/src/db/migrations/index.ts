@@ -8,6 +8,7 @@ import * as ticketSessions0014 from './20261124_0014_ticket_sessions.ts'
 import * as sla0020 from './20261124_0020_sla.ts'
 import * as satisfaction0021 from './20261124_0021_satisfaction.ts'
 import * as macros0022 from './20261124_0022_macros.ts'
+import * as ticketCounts0023 from './20261124_0023_ticket_counts.ts'
 
 /** Forward-only, in name order (docs/architecture.md §4). */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '20261124_0020_sla': sla0020,
   '20261124_0021_satisfaction': satisfaction0021,
   '20261124_0022_macros': macros0022,
+  '20261124_0023_ticket_counts': ticketCounts0023,
 }

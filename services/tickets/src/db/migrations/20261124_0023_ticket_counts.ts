@@ -1,0 +1,62 @@
+import { dialectOf } from '@switchboard/platform'
+import { type Kysely, sql } from 'kysely'
+import { rebuildTicketCounts } from '../ticket-counts.repository.ts'
+
+// The list's totals on PostgreSQL without counting rows: a scope's tickets per status and priority as signed
+// deltas, appended by statement triggers in the same transaction as every ticket write (a total is exact and never
+// drifts) and folded into one row per key by the `tickets-count-compaction` worker. Appending takes no lock on a
+// shared row, so writers never queue or deadlock on a counter. SQLite (the embedded default, one process, small
+// data) counts the rows themselves. See db/ticket-counts.repository.ts.
+export async function up(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return
+  await sql`
+    create table ticket_counts (
+      tenant_id text not null,
+      workspace_id text not null,
+      status text not null,
+      priority text not null,
+      n bigint not null
+    )
+  `.execute(db)
+  await sql`create index ticket_counts_key_idx on ticket_counts (tenant_id, workspace_id, status, priority)`.execute(db)
+  // One row per key a statement changed, with its net change (an update that moved nothing nets to zero: no row).
+  // Unqualified names resolve through the service's search_path (its own schema) when the triggers run.
+  await sql`
+    create function ticket_counts_append() returns trigger language plpgsql as $$
+    begin
+      if tg_op = 'INSERT' then
+        insert into ticket_counts
+        select tenant_id, workspace_id, status, priority, count(*) from new_rows
+        group by tenant_id, workspace_id, status, priority;
+      elsif tg_op = 'DELETE' then
+        insert into ticket_counts
+        select tenant_id, workspace_id, status, priority, -count(*) from old_rows
+        group by tenant_id, workspace_id, status, priority;
+      else
+        insert into ticket_counts
+        select tenant_id, workspace_id, status, priority, sum(d) from (
+          select tenant_id, workspace_id, status, priority, -1 as d from old_rows
+          union all
+          select tenant_id, workspace_id, status, priority, 1 as d from new_rows
+        ) moved
+        group by tenant_id, workspace_id, status, priority
+        having sum(d) <> 0;
+      end if;
+      return null;
+    end
+    $$
+  `.execute(db)
+  await sql`
+    create trigger ticket_counts_inserted after insert on tickets referencing new table as new_rows
+    for each statement execute function ticket_counts_append()
+  `.execute(db)
+  await sql`
+    create trigger ticket_counts_updated after update on tickets referencing old table as old_rows new table as new_rows
+    for each statement execute function ticket_counts_append()
+  `.execute(db)
+  await sql`
+    create trigger ticket_counts_deleted after delete on tickets referencing old table as old_rows
+    for each statement execute function ticket_counts_append()
+  `.execute(db)
+  await rebuildTicketCounts(db)
+}
