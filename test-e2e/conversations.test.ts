@@ -4,6 +4,7 @@
 // conversations-queue.test.ts; cross-tenant ids conversations-tenancy.test.ts; uploads conversations-uploads.test.ts.
 import { randomUUID } from 'node:crypto'
 import { conversationsKit, must } from './harness/conversations-kit.ts'
+import { until } from './harness/http.ts'
 import { isError } from './harness/identity-kit.ts'
 import { inEachMode } from './harness/modes.ts'
 
@@ -60,6 +61,53 @@ inEachMode('conversations: a session from first message to close', {}, async (t,
       [sessionId],
       "the agent's own sessions",
     )
+  })
+
+  t.test('a ticket continuing the session links it both ways', async (t) => {
+    // tickets knows the customer once identity's event has reached it: retried until then
+    const ticket = await until('ticket created', async () => {
+      const r = await api.post(
+        '/api/tickets',
+        { title: 'Order 1234 missing', customer_id: carol.id, session_id: sessionId },
+        staff,
+      )
+      return r.status === 201 ? r.body : undefined
+    })
+    t.equal(ticket.session_id, sessionId)
+    // conversations follows tickets' event: the session carries the ticket
+    const linked = await until('session linked', async () => {
+      const s = must(await api.get(`/api/omni/sessions/${sessionId}`, { token: aliceToken }), 200, 'session')
+      return s.ticket_id ? s : undefined
+    })
+    t.equal(linked.ticket_id, ticket.id)
+    // and tickets follows conversations' `session.linked`: the ticket lists its conversation
+    const listed = await until('ticket conversations', async () => {
+      const r = must(await api.get(`/api/tickets/${ticket.id}/conversations`, staff), 200, 'conversations')
+      return r.count > 0 ? r : undefined
+    })
+    t.match(listed.items, [{ session_id: sessionId, ticket_id: ticket.id, customer_id: carol.user_id }])
+    // a ticket of another customer naming this session links nothing
+    const other = await until('other ticket', async () => {
+      const r = await api.post(
+        '/api/tickets',
+        { title: 'Not mine', customer_id: dave.id, session_id: sessionId },
+        staff,
+      )
+      return r.status === 201 ? r.body : undefined
+    })
+    const probe = await until('a later link of carol', async () => {
+      const r = await api.post(
+        '/api/tickets',
+        { title: 'Follow-up', customer_id: carol.id, session_id: sessionId },
+        staff,
+      )
+      return r.status === 201 ? r.body : undefined
+    })
+    const relinked = await until('relinked to the follow-up', async () => {
+      const s = must(await api.get(`/api/omni/sessions/${sessionId}`, { token: aliceToken }), 200, 'session')
+      return s.ticket_id === probe.id ? s : undefined
+    })
+    t.not(relinked.ticket_id, other.id, "another customer's ticket never took the session")
   })
 
   t.test('the assigned agent replies through the gateway; another agent may not', async (t) => {

@@ -5,6 +5,7 @@ import { processQueue } from './commands/queue.commands.ts'
 import { createQueueKicks } from './commands/queue-kicks.ts'
 import { type ConversationsConfig, loadConfig } from './config.ts'
 import { agentsProjection } from './consumers/agents.consumer.ts'
+import { ticketLinks } from './consumers/ticket-links.consumer.ts'
 import type { ConversationsExtras } from './context.ts'
 import type { ConversationsDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
@@ -34,7 +35,7 @@ export const conversations = defineService<ConversationsConfig, ConversationsDat
     protected: [sessionRoutes, workspaceRoutes, transferRoutes, shiftRoutes, internalRoutes],
     optional: [uploadRoutes],
   },
-  consumers: [agentsProjection],
+  consumers: [agentsProjection, ticketLinks],
   workers: [queueWorker],
   // after the workers stopped, while consumers still run: a kick they make now is refused, running passes end
   shutdown: (svc) => svc.queueKicks.close(),

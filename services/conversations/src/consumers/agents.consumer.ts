@@ -1,5 +1,3 @@
-import type { Static, TSchema } from '@sinclair/typebox'
-import { Value } from '@sinclair/typebox/value'
 import { IdentityEvents } from '@switchboard/contracts'
 import type { ConsumerDef, Scope } from '@switchboard/platform'
 import { kickQueue } from '../commands/queue.commands.ts'
@@ -10,6 +8,7 @@ import {
   projectedAgentExists,
   upsertProjectedAgent,
 } from '../db/agents-projection.repository.ts'
+import { payload } from './payload.ts'
 
 export const AGENTS_DURABLE = 'conversations-agents'
 
@@ -18,15 +17,6 @@ const COMMIT_WAIT_MS = 5000
 /** The first look again after 20 ms, then twice as long each time up to 500 ms: a handful of queries, not 250. */
 const POLL_FIRST_MS = 20
 const POLL_MAX_MS = 500
-
-function payload<T extends TSchema>(def: { type: string; data: T }, data: unknown): Static<T> {
-  if (!Value.Check(def.data, data)) {
-    const first = Value.Errors(def.data, data).First()
-    // thrown, not skipped: redelivered, then dead-lettered where an operator sees it (docs/conventions.md §14)
-    throw new Error(`${def.type} does not match its contract: ${first?.path || '/'} ${first?.message ?? ''}`)
-  }
-  return data as Static<T>
-}
 
 /**
  * The inbox transaction commits after `handle` returns and the platform offers no hook after it, so the pass

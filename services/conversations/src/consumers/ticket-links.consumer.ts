@@ -1,0 +1,40 @@
+import { ConversationEvents, TicketEvents } from '@switchboard/contracts'
+import type { ConsumerDef } from '@switchboard/platform'
+import type { ConversationsService } from '../context.ts'
+import { findSessionRow, toSession, updateSession } from '../db/sessions.repository.ts'
+import { sessionFacts } from '../domain/session-facts.ts'
+import { payload } from './payload.ts'
+
+export const TICKET_LINKS_DURABLE = 'conversations-ticket-links'
+
+/**
+ * A ticket created to continue a conversation (`session_id`): the session gets its `ticket_id` and announces it
+ * with `conversations.session.linked` (tickets' projection of linked conversations and the console follow it).
+ * Only a session of the ticket's scope and of the ticket's customer is linked — anything else is another tenant's or
+ * another customer's, and is left alone. Applied once (inbox); the latest ticket wins when several continue one
+ * session; replaying the stream sets the same links again without new events.
+ */
+export const ticketLinks: ConsumerDef<ConversationsService> = {
+  durable: TICKET_LINKS_DURABLE,
+  stream: 'TICKETS',
+  subjects: [TicketEvents.sessionLinked.type],
+  idempotency: 'inbox',
+  async handle(svc, delivery, tx) {
+    const { envelope } = delivery
+    if (envelope.type !== TicketEvents.sessionLinked.type) return
+    const link = payload(TicketEvents.sessionLinked, envelope.data)
+    if (!envelope.tenant_id || !envelope.workspace_id) return
+    const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
+    const row = await findSessionRow(tx.db, link.session_id, scope, { forUpdate: svc.dialect === 'postgres' })
+    if (!row || row.customer_id !== link.customer_id || row.ticket_id === link.ticket_id) {
+      svc.log.debug({ component: TICKET_LINKS_DURABLE, ...link, found: Boolean(row) }, 'ticket link not applied')
+      return
+    }
+    await updateSession(tx.db, row.id, { ticket_id: link.ticket_id })
+    await tx.emit(
+      ConversationEvents.sessionLinked,
+      sessionFacts(toSession({ ...row, ticket_id: link.ticket_id })),
+      scope,
+    )
+  },
+}
