@@ -58,6 +58,27 @@ t.test('/uploads has its own, larger body limit', async (t) => {
   const token = await accessToken(seedUser(h))
   const api = await h.app.inject({ method: 'POST', url: '/api/tickets', headers: bearer(token), payload: file })
   t.equal(api.statusCode, 413, 'everything else keeps BODY_LIMIT_BYTES')
+  const audio = await h.app.inject({
+    method: 'POST',
+    url: '/api/voice/recordings/rec-1/audio',
+    headers: { ...bearer(token), 'content-type': 'audio/wav' },
+    payload: file,
+  })
+  t.not(audio.statusCode, 413, "a recording's audio has the larger limit too")
+  const tooLong = await h.app.inject({
+    method: 'POST',
+    url: '/api/voice/recordings/rec-1/audio',
+    headers: { ...bearer(token), 'content-type': 'audio/wav' },
+    payload: 'x'.repeat(5000),
+  })
+  t.equal(tooLong.statusCode, 413)
+  const otherVoice = await h.app.inject({
+    method: 'POST',
+    url: '/api/voice/calls',
+    headers: bearer(token),
+    payload: file,
+  })
+  t.equal(otherVoice.statusCode, 413, 'the rest of /api/voice keeps BODY_LIMIT_BYTES')
 })
 
 t.test('a JSON body nested past the configured depth: 400 before proxying, and audited', async (t) => {

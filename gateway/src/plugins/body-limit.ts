@@ -6,18 +6,26 @@ import { isJsonType, jsonDeeperThan } from './json-depth.ts'
 /**
  * Bodies are forwarded as the bytes the client sent (services parse and validate them). A declared
  * Content-Length over the limit is refused before authentication; a chunked body is cut off at the limit
- * while it is read. Either way 413. `/uploads` has its own, larger limit. A JSON body nested deeper than `maxDepth` is refused with 400 before it
+ * while it is read. Either way 413. Routes carrying files have their own, larger limit. A JSON body nested deeper than `maxDepth` is refused with 400 before it
  * is proxied: no service parses, validates or audits a 20,000-level document.
  */
-/** `/uploads` and below carry files: their own, larger limit (the routes set it too, see plugins/routes.ts). */
-export const isUpload = (url: string) =>
-  url === '/uploads' || url.startsWith('/uploads/') || url.startsWith('/uploads?')
+/**
+ * Routes that carry files, with their own, larger limit (UPLOAD_BODY_LIMIT_BYTES): conversations' `/uploads` and
+ * realtime-voice's recording audio (`/api/voice/recordings/…`). plugins/routes.ts gives these patterns the limit.
+ */
+export const LARGE_BODY_PATTERNS: readonly string[] = ['/uploads', '/uploads/*', '/api/voice/recordings/*']
+
+export const isLargeBody = (url: string) =>
+  url === '/uploads' ||
+  url.startsWith('/uploads/') ||
+  url.startsWith('/uploads?') ||
+  url.startsWith('/api/voice/recordings/')
 
 export const bodyLimitPlugin = fp(
   async (app: FastifyInstance, opts: { limit: number; uploadLimit: number; maxDepth: number }) => {
     app.addHook('onRequest', (request, _reply, done) => {
       const declared = Number(request.headers['content-length'] ?? 0)
-      const limit = isUpload(request.url) ? opts.uploadLimit : opts.limit
+      const limit = isLargeBody(request.url) ? opts.uploadLimit : opts.limit
       done(declared > limit ? new GatewayErrors.BodyTooLarge() : undefined)
     })
     app.removeAllContentTypeParsers()

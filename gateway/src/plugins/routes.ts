@@ -6,6 +6,7 @@ import type { GatewayMetrics } from '../metrics.ts'
 import { CLASS_PATTERNS, WEBSOCKET_PATHS } from '../routing/route-classes.ts'
 import { isCanonicalPath, type ServiceTable } from '../routing/service-table.ts'
 import { type AuthDeps, installAuthentication } from './authenticate.ts'
+import { LARGE_BODY_PATTERNS } from './body-limit.ts'
 import { installPermissionCheck } from './permission.ts'
 import { installRefusalAudit } from './refusal-audit.ts'
 import { installScopeGuard } from './scope-guard.ts'
@@ -19,7 +20,7 @@ export interface RoutesDeps {
   permissionTable: PermissionTable | undefined
   pick: (service: string) => string | undefined
   table: ServiceTable
-  /** the body limit of /uploads routes */
+  /** the body limit of the routes that carry files (LARGE_BODY_PATTERNS) */
   uploadBodyLimit: number
 }
 
@@ -51,7 +52,7 @@ export async function proxiedRoutes(app: FastifyInstance, deps: RoutesDeps) {
           method: METHODS,
           url,
           config: { routeClass: cls },
-          ...(url.startsWith('/uploads') ? { bodyLimit: deps.uploadBodyLimit } : {}),
+          ...(LARGE_BODY_PATTERNS.includes(url) ? { bodyLimit: deps.uploadBodyLimit } : {}),
           handler: async (request, reply) => {
             const service = request.gw.service!
             const base = deps.pick(service)

@@ -21,7 +21,8 @@ export const CLASS_PATTERNS: Record<RouteClass, readonly string[]> = {
   authenticated: ['/api/v1/auth/*'],
   staff: ['/api/v1/*'],
   service: ['/api/v1/metrics/ingest', '/api/v1/metrics/ingest/*'],
-  management: ['/api/*'],
+  // recording audio: its own route only for its larger body limit (plugins/body-limit.ts)
+  management: ['/api/voice/recordings/*', '/api/*'],
 }
 
 /** Label for metrics: the class of a proxied route, `local` for the gateway's own, `unmatched` for 404s. */
