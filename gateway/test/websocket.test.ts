@@ -109,6 +109,27 @@ t.test('upstream failures: 502, 504, 503', async (t) => {
   t.match(await connect(noneUrl), { status: 503, body: { code: 'UPSTREAM_NOT_CONFIGURED' } })
 })
 
+t.test('a dead hub replica: handshakes go to the live one, and it is ejected', async (t) => {
+  const live = await startWsEcho({ internalSecret: INTERNAL_SECRET })
+  t.teardown(() => live.close())
+  const dead = await deadUrl()
+  const h = await harness(t, { env: { UPSTREAM_REALTIME_VOICE: `${dead},${live.url}`, UPSTREAM_EJECT_MS: '60000' } })
+  const url = await h.app.listen({ port: 0, host: '127.0.0.1' })
+  for (let i = 0; i < 6; i++) {
+    const opened = wsOpened(await connect(url, `/api/v1/ws?n=${i}`), t)
+    t.equal(opened.hello.url, `/api/v1/ws?n=${i}`, `connection ${i} reached the live replica`)
+    opened.ws.close(1000)
+    await opened.closed
+  }
+  const metrics = (await h.app.inject({ url: '/metrics' })).body
+  t.match(metrics, /gateway_upstream_ejections_total\{service="realtime-voice"\} 1/)
+  t.match(
+    metrics,
+    /gateway_upstream_retries_total\{service="realtime-voice"\} 1/,
+    'one retry, then the dead one is left out',
+  )
+})
+
 t.test('closing travels both ways with its code; size and rate limits; upstream death', async (t) => {
   const { ws: upstream, url } = await setup(t, { WS_MAX_MESSAGE_BYTES: '1024', WS_MAX_MESSAGES_PER_SECOND: '10' })
   const a = wsOpened(await connect(url), t)

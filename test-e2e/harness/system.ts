@@ -32,6 +32,11 @@ export interface System {
   dlqArgs(adminToken: string): string[]
   /** this service's own database, opened from the test (SQLite file or PostgreSQL schema) */
   serviceDatabase(service: string): Promise<Database<any>>
+  /**
+   * The fleet only: kills replica `index` (0-based) of `unit` outright (SIGKILL: no shutdown, no close frames),
+   * resolving once the process is gone; answers the replica's base URL. The embedded default has no replicas.
+   */
+  kill?(unit: string, index: number): Promise<string>
   close(): Promise<void>
 }
 
@@ -174,6 +179,17 @@ async function fleet(opts: SystemOptions): Promise<System> {
         { driver: 'postgres', url: engines.databaseUrl, schema: `${namespace}_${service}`, pool_max: 1 },
         logger,
       ),
+    kill: async (unit, index) => {
+      const child = running.children.find((c) => c.name === `${unit}.${index + 1}`)
+      if (!child) throw new Error(`no replica ${index} of ${unit} in this fleet`)
+      const proc = child.process
+      if (proc.exitCode === null && proc.signalCode === null) {
+        const exited = new Promise((resolve) => proc.once('exit', resolve))
+        proc.kill('SIGKILL')
+        await exited
+      }
+      return child.url
+    },
     close: async () => {
       await running.close()
       await dropNamespace(namespace, engines)

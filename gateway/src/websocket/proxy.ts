@@ -13,6 +13,7 @@ import { installRouting } from '../plugins/routes.ts'
 import { installScopeGuard } from '../plugins/scope-guard.ts'
 import { WEBSOCKET_PATHS } from '../routing/route-classes.ts'
 import type { ServiceTable } from '../routing/service-table.ts'
+import { classifyFailure } from '../routing/upstream-pool.ts'
 import type { TokenState } from '../token-state/token-state.ts'
 import { CLOSE, closeSide, createLiveSockets } from './live-sockets.ts'
 import { createJoin } from './relay.ts'
@@ -50,7 +51,10 @@ export interface WebsocketProxyDeps {
   auth: AuthDeps
   tokenState: TokenState
   permissionTable: PermissionTable | undefined
-  pick: (service: string) => string | undefined
+  /** a replica of `service` (other than `except`), as the HTTP proxy picks them */
+  pick: (service: string, except?: string) => string | undefined
+  /** `base` failed at the connection level: ejected like a replica the HTTP proxy could not reach */
+  failed: (service: string, base: string) => void
   table: ServiceTable
   metrics: GatewayMetrics
   logger: Logger
@@ -145,13 +149,30 @@ export function createWebsocketProxy(deps: WebsocketProxyDeps) {
             connecting++
             try {
               const headers = await app.upstreamHeaders(request)
-              const upstream = await openUpstreamSocket({
-                url: upstreamWsUrl(base, request.url),
-                protocols,
-                headers,
-                handshakeTimeoutMs: limits.handshake_timeout_ms,
-                maxPayload: limits.max_message_bytes,
-                service,
+              const dial = (at: string) =>
+                openUpstreamSocket({
+                  url: upstreamWsUrl(at, request.url),
+                  protocols,
+                  headers,
+                  handshakeTimeoutMs: limits.handshake_timeout_ms,
+                  maxPayload: limits.max_message_bytes,
+                  service,
+                })
+              const upstream = await dial(base).catch(async (first) => {
+                // A replica that could not be reached (killed, restarting) is ejected and the handshake goes once
+                // to another one, as the HTTP proxy does; the upstream's own refusal (4xx/5xx) is its answer.
+                if (first instanceof UpstreamRefusal) throw first
+                const verdict = classifyFailure(first, 'GET')
+                if (verdict.eject) deps.failed(service, base)
+                const other = verdict.retry ? deps.pick(service, base) : undefined
+                if (!other || other === base) throw first
+                metrics.upstreamRetries.inc({ service })
+                return dial(other).catch((second) => {
+                  if (!(second instanceof UpstreamRefusal) && classifyFailure(second, 'GET').eject) {
+                    deps.failed(service, other)
+                  }
+                  throw second
+                })
               })
               opened.set(request.raw, upstream)
               if (socket.destroyed) drop()

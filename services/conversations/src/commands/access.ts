@@ -25,12 +25,19 @@ export type Party =
   | { kind: 'agent'; user_id: string; permissions: readonly string[] }
   | { kind: 'service'; service_id: string }
 
-/** How a party joins: `supervisor` is an agent (or admin) present through the permission, not the assignment. */
-export type JoinRole = 'customer' | 'visitor' | 'agent' | 'supervisor' | 'service'
+/**
+ * How a party joins: `supervisor` is an agent (or admin) present through the permission, not the assignment;
+ * `observer` an agent of the scope who may read the session (as over `/api/omni`) but neither post nor signal.
+ */
+export type JoinRole = 'customer' | 'visitor' | 'agent' | 'supervisor' | 'observer' | 'service'
+
+/** The permission to read sessions over `/api/omni` (the gateway checks it there; the hub forwards it here). */
+export const READ_SESSIONS_PERMISSION = 'workspace.read'
 
 /**
  * How `party` may join `session`, or undefined: the owning customer; the visitor holding the credential issued
- * with the session (never the bare id); the assigned agent or one with the supervisor permission; a service.
+ * with the session (never the bare id); the assigned agent, one with the supervisor permission, or any agent who
+ * may read the workspace's sessions (an observer); a service.
  */
 export function joinRole(session: SessionRow, party: Party): JoinRole | undefined {
   switch (party.kind) {
@@ -40,7 +47,8 @@ export function joinRole(session: SessionRow, party: Party): JoinRole | undefine
       return visitorCredentialMatches(party.credential, session.visitor_secret_hash) ? 'visitor' : undefined
     case 'agent':
       if (session.agent_id === party.user_id) return 'agent'
-      return hasPermission(party.permissions, SUPERVISE_PERMISSION) ? 'supervisor' : undefined
+      if (hasPermission(party.permissions, SUPERVISE_PERMISSION)) return 'supervisor'
+      return hasPermission(party.permissions, READ_SESSIONS_PERMISSION) ? 'observer' : undefined
     case 'service':
       return 'service'
   }

@@ -72,7 +72,7 @@ export type AccessBody = Static<typeof AccessBody>
 export const AccessResult = Type.Object({
   session: Session,
   role: Type.Union(
-    ['customer', 'visitor', 'agent', 'supervisor', 'service'].map((r) => Type.Literal(r)),
+    ['customer', 'visitor', 'agent', 'supervisor', 'observer', 'service'].map((r) => Type.Literal(r)),
     { description: 'supervisor: present through the permission, not the assignment' },
   ),
 })

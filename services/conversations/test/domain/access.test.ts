@@ -46,7 +46,7 @@ t.test('posting: the assignee, a supervisor, admins and services', async (t) => 
   t.notOk(mayPost({ kind: 'end_user', user_id: 'agent-1', permissions: ['*'] }, base), 'never a customer')
 })
 
-t.test('joining: owner, credential holder, assignee or supervisor, service', async (t) => {
+t.test('joining: owner, credential holder, assignee, supervisor or observer, service', async (t) => {
   const issued = issueVisitorCredential()
   const customerSession = { ...base, customer_id: 'cust-1' }
   const visitorSession = { ...base, visitor_id: 'v-1', visitor_secret_hash: issued.hash }
@@ -57,7 +57,8 @@ t.test('joining: owner, credential holder, assignee or supervisor, service', asy
   t.equal(joinRole(visitorSession, { kind: 'visitor', credential: 's-1' }), undefined, 'not the session id')
   t.equal(joinRole(customerSession, { kind: 'visitor', credential: issued.credential }), undefined)
   t.equal(joinRole(base, { kind: 'agent', user_id: 'agent-1', permissions: [] }), 'agent')
-  t.equal(joinRole(base, { kind: 'agent', user_id: 'agent-2', permissions: ['workspace.read'] }), undefined)
+  t.equal(joinRole(base, { kind: 'agent', user_id: 'agent-2', permissions: ['workspace.read'] }), 'observer')
+  t.equal(joinRole(base, { kind: 'agent', user_id: 'agent-2', permissions: ['tickets.read'] }), undefined)
   t.equal(joinRole(base, { kind: 'agent', user_id: 'agent-2', permissions: ['workspace.supervise'] }), 'supervisor')
   t.equal(joinRole(base, { kind: 'agent', user_id: 'admin-1', permissions: ['*'] }), 'supervisor')
   t.equal(joinRole(base, { kind: 'service', service_id: 'ai-orchestrator' }), 'service')

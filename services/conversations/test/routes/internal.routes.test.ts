@@ -138,7 +138,8 @@ inEachStorageMode(t, 'internal sessions API', async (t, mode) => {
     t.equal((await access(c.id, { customer_id: 'cust-8' })).statusCode, 404, 'another customer')
     t.equal((await access(c.id, { visitor_credential: v.visitor.credential })).statusCode, 404, 'another session’s')
 
-    t.equal((await access(c.id, { agent_user_id: 'agent-1', permissions: ['workspace.read'] })).statusCode, 404)
+    t.equal((await access(c.id, { agent_user_id: 'agent-1', permissions: ['workspace.read'] })).json().role, 'observer')
+    t.equal((await access(c.id, { agent_user_id: 'agent-1', permissions: [] })).statusCode, 404, 'no read permission')
     const sup = await access(c.id, { agent_user_id: 'sup-1', permissions: ['workspace.supervise'] })
     t.equal(sup.json().role, 'supervisor')
     await post(`/api/omni/sessions/${c.id}/assign`, { agent_id: 'agent-1' }, h.agent)

@@ -26,7 +26,9 @@ export async function resume(h: HubContext, c: Client, track: Track, after: stri
   const sessionId = track.session.id
   let before = 0
   for (let cursor = after; ; ) {
-    const page = await h.api.messages(sessionId, { before: cursor }, PAGE, scope)
+    const page = await h.api
+      .messages(sessionId, { before: cursor }, PAGE, scope)
+      .catch((err) => Promise.reject(cursor === after ? unknownPoint(err, after) : err))
     before += page.length
     if (page.length < PAGE) break
     if (before >= MAX_MESSAGES) throw tooFar()
@@ -52,3 +54,14 @@ const tooFar = () =>
     code: 'REALTIME_RESUME_TOO_FAR',
     message: `a resume reaches at most ${MAX_MESSAGES} messages back; join without \`after\` and page the history`,
   })
+
+// conversations' 400 names its own query parameter; the client is told in its own terms. It stays joined from now
+// (live frames flow), without the history it asked for.
+const unknownPoint = (err: unknown, after: string) =>
+  err instanceof RefusedError && err.refusal.status === 400
+    ? new RefusedError({
+        status: 400,
+        code: 'REALTIME_RESUME_UNKNOWN_MESSAGE',
+        message: `no message ${after} in this session: joined from now without history; page it over HTTP or join without \`after\``,
+      })
+    : err
