@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { mintServiceToken } from '@switchboard/cli'
 import t from 'tap'
 import { login } from './harness/auth.ts'
+import { must } from './harness/conversations-kit.ts'
 import { client, type Reply, until } from './harness/http.ts'
 import { isError, likeMissing } from './harness/identity-kit.ts'
 import { inEachMode } from './harness/modes.ts'
@@ -24,7 +25,7 @@ const CONCURRENCY = 32
 // 5,001 tickets are created through the gateway in each mode, well past the runner's default 120 s per file.
 t.setTimeout(480_000)
 
-inEachMode('tickets complete', { env: { TICKETS_AUTO_ASSIGN: 'true' } }, async (t, system) => {
+inEachMode('tickets complete', {}, async (t, system) => {
   const api = client(system.url)
   const suffix = randomBytes(3).toString('hex')
   const admin = await login(api, system.admin.username, system.admin.password)
@@ -214,6 +215,19 @@ inEachMode('tickets complete', { env: { TICKETS_AUTO_ASSIGN: 'true' } }, async (
     const agents = await api.get('/api/agents', asAdmin)
     const records = agents.body.data as Array<{ id: string; user_id: string }>
     const mine = records.find((a) => a.user_id === agent.user.id)!
+    // the workspace turns it on (the service default is off); an agent may not
+    t.match(must(await api.get('/api/tickets/settings', asAgent), 200, 'settings'), {
+      auto_assign: false,
+      is_default: true,
+    })
+    isError(t, await api.put('/api/tickets/settings', { auto_assign: true }, asAgent), 403, 'FORBIDDEN')
+    t.match(must(await api.put('/api/tickets/settings', { auto_assign: true }, asAdmin), 200, 'turn on'), {
+      auto_assign: true,
+      is_default: false,
+    })
+    t.teardown(async () => {
+      await api.put('/api/tickets/settings', { auto_assign: false }, asAdmin)
+    })
     t.equal((await ticket({ title: `Queued ${suffix}` })).body.agent_id, null, 'everyone offline: open, unassigned')
     t.equal((await api.post(`/api/agents/${mine.id}/online`, undefined, asAdmin)).status, 200)
     t.teardown(async () => {

@@ -18,6 +18,7 @@ import { surveyRoutes } from './routes/survey.routes.ts'
 import { ticketBulkRoutes } from './routes/ticket-bulk.routes.ts'
 import { ticketExportRoutes } from './routes/ticket-export.routes.ts'
 import { ticketInsightRoutes } from './routes/ticket-insights.routes.ts'
+import { ticketSettingsRoutes } from './routes/ticket-settings.routes.ts'
 import { ticketRoutes } from './routes/tickets.routes.ts'
 import { countCompactionWorker } from './workers/count-compaction.worker.ts'
 import { slaMonitorWorker } from './workers/sla-monitor.worker.ts'
@@ -33,6 +34,7 @@ export const tickets = defineService<TicketsConfig, TicketsDatabase>({
   events: [TicketEvents, TicketSlaEvents, TicketSatisfactionEvents],
   routes: {
     protected: [
+      ticketSettingsRoutes,
       ticketRoutes,
       commentRoutes,
       ticketBulkRoutes,

@@ -4,6 +4,7 @@ import { type Caller, concreteScope, newId, nowIso, type Tx } from '@switchboard
 import type { TicketsService } from '../context.ts'
 import { insertComment } from '../db/comments.repository.ts'
 import type { TicketsDatabase } from '../db/database.ts'
+import { findTicketSettings } from '../db/ticket-settings.repository.ts'
 import { findTicket, insertTicket, updateTicket as writeTicket } from '../db/tickets.repository.ts'
 import { mergeValues } from '../domain/custom-fields.ts'
 import { closeComment, normalizeTags, TICKET_DEFAULTS } from '../domain/ticket.ts'
@@ -88,7 +89,7 @@ export function createTicket(svc: TicketsService, caller: Caller, body: CreateTi
         scopeOfTicket(ticket),
       )
     }
-    if (!svc.config.auto_assign) return ticket
+    if (!(await findTicketSettings(tx.db, scope, svc.config)).auto_assign) return ticket
     const agent = await autoAssign(svc, tx, ticket)
     return agent ? (await assignIn(svc, tx, ticket.id, agent, 'auto-assigned')).after : ticket
   })

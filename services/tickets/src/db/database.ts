@@ -48,6 +48,7 @@ export interface TicketsDatabase {
   sla_configs: SlaConfigsTable
   sla_violations: SlaViolationsTable
   sla_business_hours: SlaBusinessHoursTable
+  ticket_settings: TicketSettingsTable
   sla_customer_tiers: SlaCustomerTiersTable
   sla_session_tickets: SlaSessionTicketsTable
   customer_satisfactions: CustomerSatisfactionsTable
@@ -99,6 +100,13 @@ export interface SlaViolationsTable {
   resolved_at: Timestamp | null
   tenant_id: string
   workspace_id: string
+}
+
+export interface TicketSettingsTable {
+  tenant_id: string
+  workspace_id: string
+  auto_assign: Bool
+  updated_at: Timestamp
 }
 
 export interface SlaBusinessHoursTable {

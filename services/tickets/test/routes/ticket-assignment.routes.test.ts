@@ -146,3 +146,49 @@ inEachStorageMode(t, 'auto-assignment (TICKETS_AUTO_ASSIGN=true)', async (t, mod
     t.equal((await create()).agent_id, 'aa-late')
   })
 })
+
+inEachStorageMode(t, 'auto-assignment per workspace (GET/PUT /api/tickets/settings)', async (t, mode) => {
+  // the service default is off (TICKETS_AUTO_ASSIGN unset): a workspace turns it on for itself
+  const { app, svc } = await ticketsApp(t, mode)
+  const headers = await as(agent)
+  const admin = await as(principal({ user_id: 'admin-1', kind: 'admin', roles: ['admin'], permissions: ['*'] }))
+  const salesAdmin = await as(
+    principal({ user_id: 'admin-2', kind: 'admin', roles: ['admin'], permissions: ['*'], ...SALES }),
+  )
+  await makeKnown(svc, ACME_SUPPORT, { customers: ['sc-1'], agents: [{ user_id: 'sa-1', max_concurrent: 5 }] })
+  await makeKnown(svc, SALES, { customers: ['sc-2'], agents: [{ user_id: 'sa-2', max_concurrent: 5 }] })
+  const create = async (h: Record<string, string>, customer: string) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/tickets',
+      headers: h,
+      payload: { title: 'T', customer_id: customer },
+    })
+    t.equal(res.statusCode, 201, res.body)
+    return res.json()
+  }
+  const settings = (h: Record<string, string>) =>
+    app.inject({ method: 'GET', url: '/api/tickets/settings', headers: h })
+  const put = (h: Record<string, string>, payload: object) =>
+    app.inject({ method: 'PUT', url: '/api/tickets/settings', headers: h, payload })
+
+  t.match((await settings(headers)).json(), { auto_assign: false, is_default: true, updated_at: null })
+  t.equal((await create(headers, 'sc-1')).agent_id, null, 'off by default')
+
+  const refused = await put(headers, { auto_assign: true })
+  t.equal(refused.statusCode, 403, "an agent's tickets.write does not change settings")
+  t.equal((await put(admin, { auto_assign: 'yes' })).statusCode, 400)
+  t.equal((await put(admin, { auto_assign: true, extra: 1 })).statusCode, 400)
+  const on = await put(admin, { auto_assign: true })
+  t.equal(on.statusCode, 200, on.body)
+  t.match(on.json(), { auto_assign: true, is_default: false, updated_at: String })
+  t.match((await settings(headers)).json(), { auto_assign: true, is_default: false })
+  t.match(await create(headers, 'sc-1'), { status: 'assigned', agent_id: 'sa-1' }, 'on: the workspace assigns')
+
+  // another workspace keeps its own (the default)
+  t.match((await settings(salesAdmin)).json(), { auto_assign: false, is_default: true })
+  t.equal((await create(salesAdmin, 'sc-2')).agent_id, null, 'sales still off')
+
+  t.equal((await put(admin, { auto_assign: false })).statusCode, 200)
+  t.equal((await create(headers, 'sc-1')).agent_id, null, 'off again')
+})
