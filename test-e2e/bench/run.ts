@@ -1,10 +1,10 @@
 // Benchmarks against the real fleet (PostgreSQL, Redis, NATS):
-// `npm run bench [-- walking|login|revocation|websocket|failover|sla|conversations]`.
+// `npm run bench [-- walking|login|revocation|websocket|failover|sla|tickets-list|conversations|realtime]`.
 // Every figure is a ratio or a percentile taken in ONE run, because this machine is noisy.
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { signInternalPrincipal } from '@switchboard/auth'
-import { dropNamespace, startFleet } from '@switchboard/cli'
+import { dropNamespace, SERVICES, startFleet } from '@switchboard/cli'
 import { PRINCIPAL_HEADER } from '@switchboard/contracts'
 import { DEFAULT_RATE_LIMITS } from '@switchboard/gateway'
 import { createRootLogger } from '@switchboard/platform'
@@ -16,7 +16,9 @@ import { benchQueueConcurrency } from './conversations-queue.bench.ts'
 import { benchFailover } from './failover.bench.ts'
 import { benchLogin, benchRevocation } from './identity.bench.ts'
 import { counter, fmt, type LoadResult, load, startHelloWorld } from './lib.ts'
+import { benchRealtime } from './realtime.bench.ts'
 import { benchSla } from './sla.bench.ts'
+import { benchTicketList } from './tickets-list.bench.ts'
 import { benchWebsocket } from './websocket.bench.ts'
 
 const which = new Set(process.argv.slice(2).filter((a) => !a.startsWith('-')))
@@ -76,9 +78,36 @@ if (all || which.has('sla')) {
     process.exit(0)
   }
 }
+// No fleet either: the tickets service in this process, a million tickets of one tenant, the list over HTTP.
+if (all || which.has('tickets-list')) {
+  results.tickets_list = await benchTicketList(logger, {
+    tickets: Number(process.env.BENCH_LIST_TICKETS ?? 1_000_000),
+    requests: Number(process.env.BENCH_LIST_REQUESTS ?? 400),
+  })
+  if (which.size === 1) {
+    await echo.close()
+    writeResults()
+    process.exit(0)
+  }
+}
 // Its own fleet (two replicas of everything), before the shared one starts.
 if (all || which.has('failover')) {
   results.failover = await benchFailover(env, logger, Number(process.env.BENCH_FAILOVER_S ?? 15))
+  if (which.size === 1) {
+    await echo.close()
+    writeResults()
+    process.exit(0)
+  }
+}
+// The realtime-voice hub: its own fleet (two hub replicas, two gateways, only the services the hub needs).
+if (all || which.has('realtime')) {
+  results.realtime = await benchRealtime(env, logger, {
+    durationS: Number(process.env.BENCH_REALTIME_S ?? 10),
+    rates: (process.env.BENCH_REALTIME_RATES ?? '250,400,500').split(',').map(Number),
+    fanoutRate: Number(process.env.BENCH_REALTIME_FANOUT_RATE ?? 25),
+    fanoutSockets: Number(process.env.BENCH_REALTIME_FANOUT_SOCKETS ?? 1000),
+    idleSockets: Number(process.env.BENCH_REALTIME_IDLE ?? 10_000),
+  })
   if (which.size === 1) {
     await echo.close()
     writeResults()
@@ -100,6 +129,8 @@ const fleet = await startFleet({
   port: 0,
   servicePort: 0,
   namespace,
+  // without the real hub, whose UPSTREAM_REALTIME_VOICE would replace the echo stand-in the websocket bench measures
+  services: SERVICES.map((s) => s.name).filter((name) => name !== 'realtime-voice'),
   env,
   logger,
   output: (line) => {

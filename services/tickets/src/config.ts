@@ -16,8 +16,8 @@ export const SlaMonitorConfig = Type.Object({
 /** Ticket assignment settings (part of TicketsConfig). */
 export const AssignmentConfig = Type.Object({
   /**
-   * A new ticket goes to the online agent under capacity with the lowest load (TICKETS_AUTO_ASSIGN). One switch
-   * for every tenant until config-governance holds tenant settings; then it becomes a setting per tenant.
+   * A new ticket goes to the online agent under capacity with the lowest load (TICKETS_AUTO_ASSIGN): the default of
+   * every workspace that has not set its own (PUT /api/tickets/settings).
    */
   auto_assign: Type.Boolean({ default: false }),
 })
