@@ -28,7 +28,7 @@ const WARM_UP_S = Number(process.env.BENCH_WARM_UP_S ?? 5)
 const engines = engineUrls()
 const namespace = uniqueId('bench')
 const internalSecret = randomBytes(32).toString('base64url')
-// The stand-in for realtime-voice (not built yet) that the gateway relays /api/v1/ws to.
+// The stand-in for realtime-voice that the shared fleet's gateways relay /api/v1/ws to (the websocket bench).
 const echo = await startWsEcho({ internalSecret })
 // Rate limiting stays ON (its Redis round trip is part of the real path) with limits the load cannot reach.
 const limits = {

@@ -10,15 +10,23 @@ export interface OutFrame {
   session_id: string | null
   /** set on message frames: the position the per-socket de-duplication works on */
   seq?: number
+  /** the bytes on the wire, made by the first send and reused by the others (a fan-out sends one frame N times) */
+  encoded?: Buffer
 }
 
 export function frame(type: string, data: unknown, sessionId: string | null = null): OutFrame {
   return { type, data, session_id: sessionId }
 }
 
-/** The text that goes on the wire. */
-export function wire(f: OutFrame): string {
-  return JSON.stringify({ type: f.type, data: f.data, session_id: f.session_id, timestamp: new Date().toISOString() })
+/**
+ * The UTF-8 text that goes on the wire, encoded once per frame: every socket a frame reaches gets the same bytes and
+ * the same `timestamp` (when the hub first sent it). Frames are not changed once made.
+ */
+export function wire(f: OutFrame): Buffer {
+  f.encoded ??= Buffer.from(
+    JSON.stringify({ type: f.type, data: f.data, session_id: f.session_id, timestamp: new Date().toISOString() }),
+  )
+  return f.encoded
 }
 
 /** What an error frame says: a stable code (conversations' own when it refused) and a message for people. */

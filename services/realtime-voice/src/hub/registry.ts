@@ -210,7 +210,7 @@ export function send(c: Client, f: OutFrame): void {
     c.socket.terminate()
     return
   }
-  c.socket.send(wire(f))
+  c.socket.send(wire(f), { binary: false })
 }
 
 /** Ends a track's buffering: its frames go out in the order they came, what was sent already skipped. */

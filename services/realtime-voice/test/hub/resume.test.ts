@@ -96,7 +96,7 @@ inEachStorageMode(t, 'resume after the last message seen: no gap, no duplicate',
     s.send({ type: 'join', data: { session_id: sessionId, after: 'not-a-message' } })
     await s.take((f) => f.type === 'session', 'session')
     const err = await s.take((f) => f.type === 'error', 'error')
-    t.equal(err.data.code, 'VALIDATION_FAILED')
+    t.equal(err.data.code, 'REALTIME_RESUME_UNKNOWN_MESSAGE')
     await post(sessionId, 'still live')
     t.equal((await s.take((f) => f.type === 'text-message', 'live')).data.content, 'still live')
   })
