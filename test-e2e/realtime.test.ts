@@ -98,6 +98,15 @@ inEachMode('realtime: the hub through the gateway', { env }, async (t, system) =
     t.match((await bobConsole.next('session')).data, { session_id: ctx.sessionId }, 'bob joins as an observer')
     bobConsole.send({ type: 'text-message', session_id: ctx.sessionId, data: 'me too' })
     t.match((await bobConsole.next('error')).data, { code: 'CONVERSATIONS_NOT_ASSIGNED' }, 'but may not post')
+    const seenId = (await listed())[0]!.id
+    for (const type of ['typing', 'read'] as const) {
+      bobConsole.send({
+        type,
+        session_id: ctx.sessionId,
+        data: type === 'typing' ? { state: 'start' } : { message_id: seenId },
+      })
+      t.match((await bobConsole.next('error')).data, { code: 'REALTIME_FRAME_NOT_ALLOWED' }, `nor send ${type}`)
+    }
     widget.send({ type: 'text-message', data: 'Still there?' })
     t.match(
       (await bobConsole.next('text-message', { match: (f) => f.session_id === ctx.sessionId })).data,
@@ -117,6 +126,10 @@ inEachMode('realtime: the hub through the gateway', { env }, async (t, system) =
         (f) => f.session_id === ctx.sessionId && f.type === 'agent-message' && f.data.sender_id === bob.user_id,
       ),
       'nothing was posted as bob',
+    )
+    t.notOk(
+      widget.frames.some((f) => (f.type === 'typing' || f.type === 'read') && f.data?.from?.id === bob.user_id),
+      "the widget never saw bob's typing or read receipts",
     )
   })
 

@@ -79,6 +79,13 @@ t.test('/uploads has its own, larger body limit', async (t) => {
     payload: file,
   })
   t.equal(otherVoice.statusCode, 413, 'the rest of /api/voice keeps BODY_LIMIT_BYTES')
+  const stop = await h.app.inject({
+    method: 'POST',
+    url: '/api/voice/recordings/stop',
+    headers: bearer(token),
+    payload: file,
+  })
+  t.equal(stop.statusCode, 413, "a recording's JSON routes too")
 })
 
 t.test('a JSON body nested past the configured depth: 400 before proxying, and audited', async (t) => {

@@ -11,15 +11,14 @@ import { isJsonType, jsonDeeperThan } from './json-depth.ts'
  */
 /**
  * Routes that carry files, with their own, larger limit (UPLOAD_BODY_LIMIT_BYTES): conversations' `/uploads` and
- * realtime-voice's recording audio (`/api/voice/recordings/…`). plugins/routes.ts gives these patterns the limit.
+ * realtime-voice's recording audio (`/api/voice/recordings/:id/audio`). plugins/routes.ts gives these patterns the limit.
  */
-export const LARGE_BODY_PATTERNS: readonly string[] = ['/uploads', '/uploads/*', '/api/voice/recordings/*']
+export const LARGE_BODY_PATTERNS: readonly string[] = ['/uploads', '/uploads/*', '/api/voice/recordings/:id/audio']
+
+const RECORDING_AUDIO = /^\/api\/voice\/recordings\/[^/?]+\/audio(?:\?|$)/
 
 export const isLargeBody = (url: string) =>
-  url === '/uploads' ||
-  url.startsWith('/uploads/') ||
-  url.startsWith('/uploads?') ||
-  url.startsWith('/api/voice/recordings/')
+  url === '/uploads' || url.startsWith('/uploads/') || url.startsWith('/uploads?') || RECORDING_AUDIO.test(url)
 
 export const bodyLimitPlugin = fp(
   async (app: FastifyInstance, opts: { limit: number; uploadLimit: number; maxDepth: number }) => {

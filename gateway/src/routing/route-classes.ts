@@ -22,7 +22,7 @@ export const CLASS_PATTERNS: Record<RouteClass, readonly string[]> = {
   staff: ['/api/v1/*'],
   service: ['/api/v1/metrics/ingest', '/api/v1/metrics/ingest/*'],
   // recording audio: its own route only for its larger body limit (plugins/body-limit.ts)
-  management: ['/api/voice/recordings/*', '/api/*'],
+  management: ['/api/voice/recordings/:id/audio', '/api/*'],
 }
 
 /** Label for metrics: the class of a proxied route, `local` for the gateway's own, `unmatched` for 404s. */

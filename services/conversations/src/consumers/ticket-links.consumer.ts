@@ -11,8 +11,8 @@ export const TICKET_LINKS_DURABLE = 'conversations-ticket-links'
  * A ticket created to continue a conversation (`session_id`): the session gets its `ticket_id` and announces it
  * with `conversations.session.linked` (tickets' projection of linked conversations and the console follow it).
  * Only a session of the ticket's scope and of the ticket's customer is linked — anything else is another tenant's or
- * another customer's, and is left alone. Applied once (inbox); the latest ticket wins when several continue one
- * session; replaying the stream sets the same links again without new events.
+ * another customer's, and is left alone. Applied once (inbox). When several tickets continue one session, the link
+ * applied last stands (delivery order, which a redelivery can change); a link already in place emits nothing.
  */
 export const ticketLinks: ConsumerDef<ConversationsService> = {
   durable: TICKET_LINKS_DURABLE,

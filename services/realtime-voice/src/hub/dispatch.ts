@@ -62,6 +62,10 @@ async function dispatch(h: HubContext, c: Client, f: ParsedFrame, signalsOver: (
     case 'typing':
     case 'read': {
       const track = joinedTrack(c, f.session_id)
+      // an observer watches: a typing indicator or read receipt from it would read as the agent's to the customer
+      if (track.role === 'observer') {
+        throw refused('REALTIME_FRAME_NOT_ALLOWED', `an observer of the session does not send ${f.type}`, 403)
+      }
       // relayed, never stored: past the budget they are dropped without a word (README "Limits")
       if (signalsOver()) return
       return publishSignal(h, c, track, f.type, 'session', f.data)

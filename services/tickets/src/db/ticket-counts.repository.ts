@@ -36,8 +36,17 @@ export async function totalFromCounts(db: Kysely<any>, scope: Scope, f: Pick<Tic
  * or after, never half. Returns the rows folded away. The `tickets-count-compaction` worker runs it.
  */
 export async function compactTicketCounts(db: Kysely<any>): Promise<number> {
+  // Only keys with more than one row (or a zero sum) are touched: a quiet table is not rewritten every pass.
   const r = await sql<{ folded: string }>`
-    with gone as (delete from ticket_counts returning *),
+    with gone as (
+      delete from ticket_counts
+      where (tenant_id, workspace_id, status, priority) in (
+        select tenant_id, workspace_id, status, priority from ticket_counts
+        group by tenant_id, workspace_id, status, priority
+        having count(*) > 1 or sum(n) = 0
+      )
+      returning *
+    ),
     kept as (
       insert into ticket_counts
       select tenant_id, workspace_id, status, priority, sum(n) from gone

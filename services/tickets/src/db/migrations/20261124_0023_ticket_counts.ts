@@ -20,9 +20,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   `.execute(db)
   await sql`create index ticket_counts_key_idx on ticket_counts (tenant_id, workspace_id, status, priority)`.execute(db)
   // One row per key a statement changed, with its net change (an update that moved nothing nets to zero: no row).
-  // Unqualified names resolve through the service's search_path (its own schema) when the triggers run.
+  // `set search_path from current` pins the migration's path (the service's schema) to the function, so a write
+  // from a session with another path (an operator's psql naming schema.tickets) still counts into this schema's table.
   await sql`
-    create function ticket_counts_append() returns trigger language plpgsql as $$
+    create function ticket_counts_append() returns trigger language plpgsql
+    set search_path from current
+    as $$
     begin
       if tg_op = 'INSERT' then
         insert into ticket_counts
