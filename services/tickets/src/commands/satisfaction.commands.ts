@@ -14,6 +14,7 @@ import { findTicket } from '../db/tickets.repository.ts'
 import { SatisfactionErrors, TicketErrors } from '../errors.ts'
 import type { CreateSatisfactionBody, Satisfaction, UpdateSatisfactionBody } from '../schemas/satisfaction.schemas.ts'
 import { scopeOf } from './sla-record.ts'
+import { agentOf } from './ticket-references.ts'
 
 type TicketsTx = Tx<TicketsDatabase>
 
@@ -58,12 +59,17 @@ export function createSatisfaction(svc: TicketsService, caller: Caller, body: Cr
     if (body.customer_id !== undefined && body.customer_id !== ticket.customer_id) {
       throw new SatisfactionErrors.NotOwner(body.customer_id, ticket.id)
     }
+    // an agent named by record or user id is one of the ticket's workspace, stored by user id (identity keeps the
+    // agent's rating by it); unnamed, the ticket's own agent
+    const agentId = body.agent_id
+      ? (await agentOf(tx, body.agent_id, { tenant_id: ticket.tenant_id, workspace_id: ticket.workspace_id })).user_id
+      : ticket.agent_id
     const now = nowIso()
     return rate(tx, {
       id: newId(),
       ticket_id: ticket.id,
       customer_id: ticket.customer_id,
-      agent_id: body.agent_id ?? ticket.agent_id,
+      agent_id: agentId,
       rating: body.rating,
       comment: body.comment?.trim() ?? '',
       category: body.category?.trim() || 'overall',

@@ -240,4 +240,22 @@ inEachStorageMode(t, 'satisfaction and surveys', async (t, mode) => {
     t.same(answers.map((a) => a.statusCode).sort(), [200, 409, 409])
     t.equal((await call('GET', `/api/satisfactions?ticket_id=${tk.id}`)).json().total, 1)
   })
+
+  t.test('a rating naming its agent: by record or user id, of the workspace', async (t) => {
+    // an agent named by record id is stored by user id (identity counts the rating by it); an unknown one is a 400
+    const byRecord = await call('POST', '/api/satisfactions', {
+      ticket_id: (await ticket()).id,
+      agent_id: 'rec-agent-7',
+      rating: 5,
+    })
+    t.equal(byRecord.statusCode, 201, byRecord.body)
+    t.equal(byRecord.json().agent_id, 'agent-7')
+    const unknownAgent = await call('POST', '/api/satisfactions', {
+      ticket_id: (await ticket()).id,
+      agent_id: 'nobody',
+      rating: 5,
+    })
+    t.equal(unknownAgent.statusCode, 400)
+    t.equal(unknownAgent.json().code, 'TICKETS_UNKNOWN_AGENT')
+  })
 })
