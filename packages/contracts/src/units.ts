@@ -53,7 +53,12 @@ export const UNITS = {
     port: 8105,
     prefixes: ['/api/v1/ai', '/api/knowledge-docs', '/api/assist', '/public/kb'],
   }),
-  statistics: unit({ name: 'statistics', port: 8106, prefixes: ['/api/statistics', '/api/v1/metrics/ingest'] }),
+  statistics: unit({
+    name: 'statistics',
+    port: 8106,
+    dir: 'services/statistics',
+    prefixes: ['/api/statistics', '/api/v1/metrics/ingest'],
+  }),
   'config-governance': unit({
     name: 'config-governance',
     port: 8107,

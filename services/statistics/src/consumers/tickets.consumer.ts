@@ -1,0 +1,116 @@
+import { TicketEvents, TicketSatisfactionEvents, TicketSlaEvents } from '@switchboard/contracts'
+import type { ConsumerDef, Scope, Tx } from '@switchboard/platform'
+import type { StatisticsService } from '../context.ts'
+import { bumpDaily } from '../db/daily-stats.repository.ts'
+import type { StatisticsDatabase } from '../db/database.ts'
+import {
+  applyTicketStatus,
+  markResolved,
+  projectSatisfaction,
+  projectTicket,
+  recordViolation,
+  ticketExists,
+} from '../db/tickets.repository.ts'
+import { type Version, versionOf } from '../db/versions.ts'
+import { dayOf } from '../domain/dates.ts'
+import { payload } from './payload.ts'
+import { scopeOfEvent } from './scope.ts'
+
+export const TICKETS_PROJECTION = 'statistics-tickets'
+
+/**
+ * tickets' events → the tickets, ratings and SLA violations read models, and DailyStats' total_tickets (a ticket's
+ * first event), resolved_tickets (the change that set its resolved_at) and sla_violations (a new violation), each on
+ * the day of the record's own timestamp, so a replay moves the same days. Applied once (inbox); whole-record
+ * events newest-wins.
+ */
+export const ticketsProjection: ConsumerDef<StatisticsService> = {
+  durable: TICKETS_PROJECTION,
+  stream: 'TICKETS',
+  subjects: ['tickets.>'],
+  idempotency: 'inbox',
+  options: (svc) => ({ maxDeliver: svc.config.consumer_max_deliver }),
+  async handle(_svc, { envelope }, tx) {
+    const v = versionOf(envelope)
+    const scope = scopeOfEvent(envelope)
+    const now = new Date().toISOString()
+    switch (envelope.type) {
+      case TicketEvents.created.type:
+        return ticketFacts(tx, requireScope(scope, envelope), payload(TicketEvents.created, envelope.data), v, now)
+      case TicketEvents.updated.type: {
+        const d = payload(TicketEvents.updated, envelope.data)
+        return ticketFacts(tx, requireScope(scope, envelope), d.ticket, v, now)
+      }
+      case TicketEvents.statusChanged.type: {
+        const d = payload(TicketEvents.statusChanged, envelope.data)
+        // replicas share this consumer: a change may come before the ticket's creation, so it is retried
+        if (!(await ticketExists(tx.db, d.ticket_id))) throw new Error(`ticket ${d.ticket_id} not projected yet`)
+        await applyTicketStatus(tx.db, d.ticket_id, d.to, v)
+        const resolvedAt = d.resolved_at ? new Date(d.resolved_at).toISOString() : null
+        if (resolvedAt && (await markResolved(tx.db, d.ticket_id, resolvedAt))) {
+          await bumpDaily(tx.db, dayOf(resolvedAt), 'resolved_tickets', now)
+        }
+        return
+      }
+      case TicketSatisfactionEvents.rated.type:
+      case TicketSatisfactionEvents.changed.type:
+      case TicketSatisfactionEvents.removed.type: {
+        const d = payload(TicketSatisfactionEvents.rated, envelope.data)
+        await projectSatisfaction(tx.db, {
+          satisfaction_id: d.satisfaction_id,
+          ticket_id: d.ticket_id,
+          ...requireScope(scope, envelope),
+          rating: d.rating,
+          created_at: new Date(d.rated_at).toISOString(),
+          removed: envelope.type === TicketSatisfactionEvents.removed.type ? 1 : 0,
+          ...v,
+        })
+        return
+      }
+      case TicketSlaEvents.violated.type: {
+        const d = payload(TicketSlaEvents.violated, envelope.data)
+        const violatedAt = new Date(d.violated_at).toISOString()
+        const row = { violation_id: d.violation_id, ticket_id: d.ticket_id, ...requireScope(scope, envelope) }
+        if (await recordViolation(tx.db, { ...row, violated_at: violatedAt })) {
+          await bumpDaily(tx.db, dayOf(violatedAt), 'sla_violations', now)
+        }
+        return
+      }
+    }
+    // comments, session links and surveys move no statistic
+  },
+}
+
+async function ticketFacts(
+  tx: Tx<StatisticsDatabase>,
+  scope: Scope,
+  t: {
+    ticket_id: string
+    agent_id: string | null
+    category: string
+    priority: string
+    status: string
+    created_at: string
+  },
+  v: Version,
+  now: string,
+) {
+  const createdAt = new Date(t.created_at).toISOString()
+  const made = await projectTicket(tx.db, {
+    ticket_id: t.ticket_id,
+    ...scope,
+    agent_id: t.agent_id,
+    category: t.category,
+    priority: t.priority,
+    status: t.status,
+    created_at: createdAt,
+    ...v,
+  })
+  if (made) await bumpDaily(tx.db, dayOf(createdAt), 'total_tickets', now)
+}
+
+/** tickets always scopes its events by the record's own scope; one without is a bug upstream, dead-lettered. */
+function requireScope(scope: Scope | null, envelope: { type: string; id: string }): Scope {
+  if (!scope) throw new Error(`${envelope.type} ${envelope.id} has no scope`)
+  return scope
+}

@@ -1,0 +1,119 @@
+import { type Dialect, type Scope, whereScope } from '@switchboard/platform'
+import { type Kysely, sql } from 'kysely'
+import type { StatisticsDatabase } from './database.ts'
+import { secondsBetween } from './sql-dialect.ts'
+
+type Db = Kysely<StatisticsDatabase>
+
+const n = (v: unknown) => (v === null || v === undefined ? 0 : Number(v))
+
+/**
+ * total_customers: users with role customer (spec, User). Scoped, a user is reached through its customer records
+ * of the scope (spec scope rule 2), counted once however many it has.
+ */
+export async function countCustomers(db: Db, scope: Scope): Promise<number> {
+  let q = db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('users.role', '=', 'customer')
+  if (scope.tenant_id || scope.workspace_id) {
+    q = q.where((eb) =>
+      eb.exists(
+        whereScope(
+          eb
+            .selectFrom('customers')
+            .select('customers.customer_id')
+            .whereRef('customers.user_id', '=', 'users.user_id'),
+          scope,
+          'customers',
+        ),
+      ),
+    )
+  }
+  return n((await q.executeTakeFirst())?.n)
+}
+
+/** Agents by status, and avg_response_time: the mean of agents.avg_response_time (seconds). */
+export async function agentFigures(db: Db, scope: Scope) {
+  const rows = await whereScope(db.selectFrom('agents'), scope)
+    .select((eb) => [
+      'status',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('avg_response_time').as('response_sum'),
+    ])
+    .groupBy('status')
+    .execute()
+  const total = rows.reduce((a, r) => a + n(r.n), 0)
+  const responseSum = rows.reduce((a, r) => a + n(r.response_sum), 0)
+  const byStatus = (s: string) => n(rows.find((r) => r.status === s)?.n)
+  return {
+    total_agents: total,
+    online_agents: byStatus('online'),
+    busy_agents: byStatus('busy'),
+    avg_response_time: total === 0 ? 0 : responseSum / total,
+  }
+}
+
+/** Tickets: all, since `since`, by status; avg_resolution_time over tickets with resolved_at set (seconds). */
+export async function ticketFigures(db: Db, dialect: Dialect, scope: Scope, since: string) {
+  const [byStatus, today, resolution] = await Promise.all([
+    whereScope(db.selectFrom('tickets'), scope)
+      .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
+      .groupBy('status')
+      .execute(),
+    whereScope(db.selectFrom('tickets'), scope)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('created_at', '>=', since)
+      .executeTakeFirst(),
+    whereScope(db.selectFrom('tickets'), scope)
+      .select(sql<number>`avg(${secondsBetween(dialect, 'created_at', 'resolved_at')})`.as('avg'))
+      .where('resolved_at', 'is not', null)
+      .executeTakeFirst(),
+  ])
+  const count = (s: string) => n(byStatus.find((r) => r.status === s)?.n)
+  return {
+    total_tickets: byStatus.reduce((a, r) => a + n(r.n), 0),
+    today_tickets: n(today?.n),
+    open_tickets: count('open'),
+    assigned_tickets: count('assigned'),
+    resolved_tickets: count('resolved'),
+    closed_tickets: count('closed'),
+    avg_resolution_time: n(resolution?.avg),
+  }
+}
+
+/** Sessions: all, since `since`, active; messages since the bucket `sinceBucket`. */
+export async function conversationFigures(db: Db, scope: Scope, since: string, sinceBucket: string) {
+  const [total, today, active, messages] = await Promise.all([
+    whereScope(db.selectFrom('sessions'), scope)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst(),
+    whereScope(db.selectFrom('sessions'), scope)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('created_at', '>=', since)
+      .executeTakeFirst(),
+    whereScope(db.selectFrom('sessions'), scope)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'active')
+      .executeTakeFirst(),
+    whereScope(db.selectFrom('message_counts'), scope)
+      .select((eb) => eb.fn.sum<number>('count').as('n'))
+      .where('bucket', '>=', sinceBucket)
+      .executeTakeFirst(),
+  ])
+  return {
+    total_sessions: n(total?.n),
+    today_sessions: n(today?.n),
+    today_messages: n(messages?.n),
+    active_sessions: n(active?.n),
+  }
+}
+
+/** customer_satisfaction: the mean rating of the ratings kept (removed ones are not), 0 when there are none. */
+export async function meanRating(db: Db, scope: Scope): Promise<number> {
+  const row = await whereScope(db.selectFrom('satisfactions'), scope)
+    .select((eb) => eb.fn.avg<number>('rating').as('avg'))
+    .where('removed', '=', 0)
+    .executeTakeFirst()
+  return n(row?.avg)
+}

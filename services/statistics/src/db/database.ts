@@ -1,0 +1,123 @@
+// Timestamps are RFC 3339 strings on both engines (timestamptz on PostgreSQL, text on SQLite).
+type Timestamp = string
+
+/**
+ * Every projected row remembers the event that last wrote it (`version_at` = its occurred_at, `version_id` = its
+ * UUIDv7 id, which breaks ties in emission order): a late or replayed older event changes nothing (newest wins).
+ */
+interface Versioned {
+  version_at: Timestamp
+  version_id: string
+}
+
+/** identity's users, for the role only: total_customers counts users with role customer (spec, User). */
+export interface UsersTable extends Versioned {
+  user_id: string
+  role: string
+}
+
+/** identity's customer records: the user ↔ tenant/workspace binding (spec scope rule 2) and the source. */
+export interface CustomersTable extends Versioned {
+  customer_id: string
+  user_id: string
+  tenant_id: string
+  workspace_id: string
+  source: string
+}
+
+export interface AgentsTable extends Versioned {
+  agent_id: string
+  user_id: string
+  tenant_id: string
+  workspace_id: string
+  name: string
+  department: string
+  status: string
+  /** seconds, identity's global cumulative value */
+  avg_response_time: number
+  rating: number
+}
+
+export interface TicketsTable extends Versioned {
+  ticket_id: string
+  tenant_id: string
+  workspace_id: string
+  /** the agent's user id (agents.user_id) */
+  agent_id: string | null
+  category: string
+  priority: string
+  status: string
+  created_at: Timestamp
+  /** set once, by the status change that resolved (or closed) the ticket; tickets never reopen a resolved one */
+  resolved_at: Timestamp | null
+}
+
+export interface SessionsTable extends Versioned {
+  session_id: string
+  tenant_id: string
+  workspace_id: string
+  status: string
+  /** the session's started_at */
+  created_at: Timestamp
+}
+
+/**
+ * Messages are only ever counted, so they are kept as counts per scope and quarter hour (`bucket`, the UTC start as
+ * `YYYY-MM-DDTHH:MM`): a day in UTC is a prefix, and every time zone's day is a whole number of buckets.
+ */
+export interface MessageCountsTable {
+  tenant_id: string
+  workspace_id: string
+  bucket: string
+  count: number
+}
+
+export interface SatisfactionsTable extends Versioned {
+  satisfaction_id: string
+  ticket_id: string
+  tenant_id: string
+  workspace_id: string
+  rating: number
+  /** when first rated; a changed rating keeps its day */
+  created_at: Timestamp
+  /** a removed rating stays as a tombstone (0/1), so an older event arriving late cannot bring it back */
+  removed: number
+}
+
+export interface SlaViolationsTable {
+  violation_id: string
+  ticket_id: string
+  tenant_id: string
+  workspace_id: string
+  violated_at: Timestamp
+}
+
+/** System level, no tenant dimension (spec scope rule 4): one row per UTC day, `date` = YYYY-MM-DD. */
+export interface DailyStatsTable {
+  date: string
+  total_sessions: number
+  total_messages: number
+  total_tickets: number
+  resolved_tickets: number
+  /** no AI service emits usage events yet: these three stay 0 (README) */
+  ai_usage_count: number
+  knowledge_provider_usage_count: number
+  compat_provider_usage_count: number
+  sla_violations: number
+  updated_at: Timestamp
+}
+
+/** Only this service's tables (docs/architecture.md §1, rule 1); outbox and inbox belong to @switchboard/events. */
+export interface StatisticsDatabase {
+  users: UsersTable
+  customers: CustomersTable
+  agents: AgentsTable
+  tickets: TicketsTable
+  sessions: SessionsTable
+  message_counts: MessageCountsTable
+  satisfactions: SatisfactionsTable
+  sla_violations: SlaViolationsTable
+  daily_stats: DailyStatsTable
+}
+
+export type DailyCounter = Exclude<keyof DailyStatsTable, 'date' | 'updated_at'>

@@ -1,0 +1,82 @@
+import { Value } from '@sinclair/typebox/value'
+import type { EventDef, Principal } from '@switchboard/contracts'
+import { newEnvelope } from '@switchboard/events'
+import type { Scope } from '@switchboard/platform'
+import {
+  ACME_ADMIN,
+  principalHeader,
+  type StorageMode,
+  silentLogger,
+  storageFixture,
+  testPrincipal,
+  waitFor,
+} from '@switchboard/testing'
+import type { Kysely } from 'kysely'
+import type { Test } from 'tap'
+import { statistics } from '../../src/build.ts'
+import { loadConfig } from '../../src/config.ts'
+import type { StatisticsService } from '../../src/context.ts'
+
+export const INTERNAL_SECRET = 'test-internal-secret-0123456789'
+
+export const ACME: Scope = { tenant_id: 'acme', workspace_id: 'support' }
+export const GLOBEX: Scope = { tenant_id: 'globex', workspace_id: 'main' }
+
+/** A supervisor of acme/support who may read statistics. */
+export const supervisor = (overrides: Partial<Principal> = {}) =>
+  testPrincipal(
+    { user_id: 'sup-1', kind: 'agent', roles: ['supervisor'], permissions: ['statistics.read'], ...overrides },
+    ACME_ADMIN,
+  )
+
+/** A platform administrator without a scope: the administrator view (spec scope rule 1). */
+export const platformAdmin = () => testPrincipal({ user_id: 'root', tenant_id: '', workspace_id: '' }, ACME_ADMIN)
+
+export const as = (p: Principal) => principalHeader(INTERNAL_SECRET, p)
+
+/** A statistics app on isolated storage, closed and cleaned up when the test ends. */
+export async function statisticsApp(t: Test, mode: StorageMode) {
+  const store = await storageFixture(t, mode, 'st')
+  const config = {
+    ...loadConfig({ INTERNAL_SECRET, LOG_LEVEL: 'silent' }),
+    port: 0,
+    database: store.database,
+    cache: store.cache,
+    bus: store.bus,
+  }
+  const app = await statistics.build(config, { logger: silentLogger() })
+  t.teardown(() => app.close())
+  await app.ready()
+  return { app, store, svc: statistics.contextOf(app) }
+}
+
+/** An event as its owner would publish it, checked against its contract; `occurred_at` may be set. */
+export async function publish<D extends EventDef>(
+  svc: StatisticsService,
+  def: D,
+  data: unknown,
+  scope: Scope = ACME,
+  occurred_at?: string,
+) {
+  if (!Value.Check(def.data, data)) {
+    throw new Error(`test payload does not match ${def.type}: ${Value.Errors(def.data, data).First()?.path}`)
+  }
+  const envelope = newEnvelope({ type: def.type, ...scope, actor: { user_id: 'admin-1', kind: 'admin' }, data })
+  if (occurred_at) envelope.occurred_at = occurred_at
+  await svc.bus.publish(def.type, envelope)
+  return envelope
+}
+
+/** Resolves once `consumer` has applied the event (its inbox row). */
+export async function applied(svc: StatisticsService, consumer: string, eventId: string) {
+  // the inbox belongs to @switchboard/events, not to the service's typed tables
+  const db = svc.db as unknown as Kysely<any>
+  await waitFor(() =>
+    db
+      .selectFrom('inbox')
+      .select('event_id')
+      .where('consumer', '=', consumer)
+      .where('event_id', '=', eventId)
+      .executeTakeFirst(),
+  )
+}
