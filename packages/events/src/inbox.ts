@@ -1,5 +1,5 @@
 import type { Envelope } from '@switchboard/contracts'
-import type { Kysely, Transaction } from 'kysely'
+import { type Kysely, sql, type Transaction } from 'kysely'
 import type { EventsTables } from './migrations.ts'
 
 /**
@@ -29,11 +29,27 @@ export async function handleOnce<DB>(
   })
 }
 
-/** Deletes inbox rows processed before `before` (older than any redelivery or replay you expect). */
-export async function pruneInbox(db: Kysely<any>, before: Date): Promise<number> {
-  const result = await (db as Kysely<EventsTables>)
-    .deleteFrom('inbox')
-    .where('processed_at', '<', before.toISOString())
-    .executeTakeFirst()
-  return Number(result.numDeletedRows)
+/**
+ * Deletes inbox rows processed before `before` (older than any redelivery or replay you expect), `batch` rows per
+ * statement so that a large backlog never holds one long transaction; stops between batches once `signal` aborts.
+ * Resolves with the rows deleted.
+ */
+export async function pruneInbox(
+  db: Kysely<any>,
+  before: Date,
+  opts: { batch?: number; signal?: AbortSignal } = {},
+): Promise<number> {
+  const batch = opts.batch ?? 5000
+  const cutoff = before.toISOString()
+  let total = 0
+  for (;;) {
+    const result = await sql`
+      delete from inbox where (consumer, event_id) in (
+        select consumer, event_id from inbox where processed_at < ${cutoff} limit ${batch}
+      )
+    `.execute(db)
+    const deleted = Number(result.numAffectedRows ?? 0n)
+    total += deleted
+    if (deleted < batch || opts.signal?.aborted) return total
+  }
 }

@@ -178,6 +178,14 @@ export function outboxContract(t: Test, dialect: 'postgres' | 'sqlite', openDb: 
     )
     t.equal(results.filter(Boolean).length, 1, 'concurrent deliveries apply once')
     t.equal(await pruneInbox(db, new Date(Date.now() + 1000)), 3, 'prune removes old inbox rows')
+    // in batches: five old rows two at a time, a newer one kept
+    for (let i = 0; i < 5; i++) await handleOnce(db, 'projector', testEnvelope({}), apply(`old ${i}`))
+    const cutoff = new Date(Date.now() + 1000)
+    await new Promise((r) => setTimeout(r, 1100))
+    const fresh = testEnvelope({})
+    await handleOnce(db, 'projector', fresh, apply('fresh'))
+    t.equal(await pruneInbox(db, cutoff, { batch: 2 }), 5, 'every old row, two per statement')
+    t.equal(await handleOnce(db, 'projector', fresh, apply('again')), false, 'the newer row stays: still deduplicated')
   })
 
   if (dialect === 'postgres') {

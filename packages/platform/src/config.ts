@@ -66,6 +66,11 @@ export const ServiceBaseConfig = Type.Object({
   environment: Type.String({ default: 'development' }),
   internal_secret: Type.String({ minLength: 16 }),
   body_limit_bytes: Type.Integer({ default: 1_048_576 }),
+  /**
+   * How long a consumed event's id stays in the inbox (INBOX_RETENTION_DAYS): a redelivery or a dead-letter replay
+   * within it is recognised and skipped; past it, the row is pruned (platform worker `inbox-retention`).
+   */
+  inbox_retention_days: Type.Integer({ minimum: 1, maximum: 3650, default: 7 }),
   database: DatabaseConfig,
   cache: CacheConfig,
   bus: BusConfig,
@@ -90,6 +95,7 @@ export function baseConfigFromEnv(env: NodeJS.ProcessEnv, unit: { name: string; 
     environment: env.SERVER_ENVIRONMENT ?? env.ENVIRONMENT,
     internal_secret: secretFromEnv(env, 'INTERNAL_SECRET') ?? '',
     body_limit_bytes: env.BODY_LIMIT_BYTES,
+    inbox_retention_days: env.INBOX_RETENTION_DAYS,
     database:
       driver === 'sqlite'
         ? { driver, file: env.SQLITE_FILE ?? `${dataDir}/${service}.sqlite` }

@@ -123,6 +123,7 @@ function configFor(store: Storage): ServiceBaseConfig {
     environment: 'test',
     internal_secret: secret,
     body_limit_bytes: 65_536,
+    inbox_retention_days: 7,
     database: store.database,
     cache: store.cache,
     bus: store.bus,
@@ -155,6 +156,10 @@ inEachStorageMode(t, 'descriptor', async (t, mode) => {
     await svc.bus.publish('notes.note.added', envelopes[0]!, { msgId: `${envelopes[0]!.id}-again` })
     await new Promise((r) => setTimeout(r, 300))
     t.equal((await svc.db.selectFrom('seen').selectAll().execute()).length, 1, 'applied once')
+    // a service with consumers gets the inbox's retention worker: nothing is old yet, then past the retention it goes
+    t.equal(await svc.workers.runOnce('inbox-retention'), 0, 'within the retention: kept')
+    const later = new Date(Date.now() + (svc.config.inbox_retention_days + 1) * 86_400_000)
+    t.ok(Number(await svc.workers.runOnce('inbox-retention', later)) >= 1, 'past it: pruned')
   })
 
   t.test('a payload off its contract is refused and nothing of the change is kept', async (t) => {

@@ -98,6 +98,7 @@ inEachStorageMode(t, 'hostile input', async (t, mode) => {
       environment: 'test',
       internal_secret: secret,
       body_limit_bytes: 1_048_576,
+      inbox_retention_days: 7,
       database: store.database,
       cache: store.cache,
       bus: { driver: 'memory' },

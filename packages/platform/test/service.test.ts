@@ -77,6 +77,7 @@ for (const mode of ['postgres', 'sqlite'] as const) {
       environment: 'test',
       internal_secret: secret,
       body_limit_bytes: 1024,
+      inbox_retention_days: 7,
       database:
         mode === 'postgres'
           ? { driver: 'postgres', url: engineUrls().databaseUrl, schema, pool_max: 2 }

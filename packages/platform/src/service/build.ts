@@ -25,6 +25,7 @@ import { createAuditWriter } from './audit-writer.ts'
 import { createConsumers } from './consumers.ts'
 import type { ServiceContext } from './context.ts'
 import type { ServiceDefinition } from './descriptor.ts'
+import { inboxRetentionWorker } from './inbox-retention.ts'
 import { createEventChecker, runTransaction, txFor } from './transaction.ts'
 import { createWorkers } from './workers.ts'
 
@@ -128,7 +129,9 @@ export async function buildService<C extends ServiceBaseConfig, DB, X extends ob
       workers: undefined as never, // set below, once the full context exists
     }
     const svc = Object.assign(base, (await def.context?.(base)) ?? {}) as ServiceContext<C, DB> & X
-    const workers = createWorkers(def.workers ?? [], {
+    // a service that consumes keeps an inbox, and its retention comes with it
+    const builtIn = def.consumers?.length ? [inboxRetentionWorker<typeof svc>()] : []
+    const workers = createWorkers([...(def.workers ?? []), ...builtIn], {
       svc,
       service: config.service,
       cache,
