@@ -116,7 +116,12 @@ t.test('alerts parse and use metric names the code registers', async (t) => {
   ]) {
     t.ok(names.includes(required), required)
   }
-  const sources = ['packages/platform/src/http/metrics.ts', 'packages/events/src/metrics.ts', 'gateway/src/metrics.ts']
+  const sources = [
+    'packages/platform/src/http/metrics.ts',
+    'packages/events/src/metrics.ts',
+    'gateway/src/metrics.ts',
+    'services/statistics/src/metrics/statistics.metrics.ts',
+  ]
     .map((f) => readFileSync(join(REPO_ROOT, f), 'utf8'))
     .join('\n')
   for (const a of alerts) {

@@ -2,7 +2,10 @@
 // (customers and agents in identity, tickets and a rating in tickets, conversations with messages), read back from
 // every /api/statistics endpoint once the projections caught up, each value equal to its definition computed here
 // from what those services answer. A second tenant's activity is out of the scoped view and in the unscoped one.
+// Then the projections' lag settles to 0, and client metrics reach statistics' /metrics through the gateway's
+// service-only /api/v1/metrics/ingest.
 import { isDeepStrictEqual } from 'node:util'
+import { login } from './harness/auth.ts'
 import { conversationsKit, must, type Scope } from './harness/conversations-kit.ts'
 import type { CallOptions, Client } from './harness/http.ts'
 import { isError } from './harness/identity-kit.ts'
@@ -273,4 +276,59 @@ inEachMode('statistics: every endpoint equals its definition', {}, async (t, sys
     isError(t, missing, 400, 'VALIDATION_FAILED')
     t.match(missing.body.message, /start_date/)
   })
+
+  t.test('the projections caught up: lag 0, on /api/statistics/lag and stats_projection_lag_seconds', async (t) => {
+    const lag = await settled(api, '/api/statistics/lag', staff, (b) => b.caught_up === true)
+    t.equal(lag.caught_up, true, JSON.stringify(lag))
+    t.same(
+      lag.projections.map((p: any) => [p.projection, p.lag_seconds]),
+      [
+        ['statistics-identity', 0],
+        ['statistics-tickets', 0],
+        ['statistics-conversations', 0],
+      ],
+    )
+    const metrics = await fetch(new URL('/metrics', system.serviceUrls.statistics![0]!)).then((r) => r.text())
+    t.match(metrics, /stats_projection_lag_seconds\{[^}]*projection="statistics-tickets"[^}]*\} 0\n/)
+  })
+
+  t.test(
+    'metrics ingest: a service token records allow-listed names, counts the rest; other kinds refused',
+    async (t) => {
+      const batch = {
+        source: 'sdk',
+        tenant: scope.tenant_id,
+        metrics: [
+          { name: 'sdk_messages_sent_total', value: 3 },
+          { name: 'sdk_ws_reconnects_total' },
+          { name: `not_ours_${kit.suffix}`, value: 1 },
+        ],
+      }
+      const res = await api.post('/api/v1/metrics/ingest', batch, all)
+      t.equal(res.status, 200, res.text)
+      t.same(res.body, { success: true, accepted: 2, dropped: 1, dropped_names: [`not_ours_${kit.suffix}`] })
+      const metrics = await fetch(new URL('/metrics', system.serviceUrls.statistics![0]!)).then((r) => r.text())
+      const line = (name: string) =>
+        metrics.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(`tenant="${scope.tenant_id}"`))
+      t.match(line('sdk_messages_sent_total'), / 3$/)
+      t.match(line('sdk_ws_reconnects_total'), / 1$/)
+      t.match(metrics, /statistics_ingest_dropped_total\{[^}]*reason="unknown_name"[^}]*\} [1-9]/)
+      t.notMatch(metrics, new RegExp(`not_ours_${kit.suffix}`))
+
+      isError(
+        t,
+        await api.post('/api/v1/metrics/ingest', { source: 'sdk', metrics: [] }, all),
+        400,
+        'VALIDATION_FAILED',
+      )
+      const admin = await login(api, system.admin.username, system.admin.password)
+      isError(
+        t,
+        await api.post('/api/v1/metrics/ingest', batch, { token: admin.token }),
+        403,
+        'PRINCIPAL_KIND_FORBIDDEN',
+      )
+      t.equal((await api.post('/api/v1/metrics/ingest', batch)).status, 401)
+    },
+  )
 })

@@ -4,6 +4,7 @@ import { registerBaseline } from './commands/baseline.ts'
 import { registerDlq } from './commands/dlq.ts'
 import { registerNamespace } from './commands/namespace.ts'
 import { registerRun } from './commands/run.ts'
+import { registerStats } from './commands/stats.ts'
 import { registerTenant } from './commands/tenant.ts'
 import { registerToken } from './commands/token.ts'
 
@@ -16,6 +17,7 @@ registerToken(program)
 registerBaseline(program)
 registerNamespace(program)
 registerTenant(program)
+registerStats(program)
 
 try {
   await program.parseAsync(process.argv)

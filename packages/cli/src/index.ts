@@ -8,6 +8,7 @@ export { freePort, portRange, waitForOk } from './ports.ts'
 export { findSecret, resolveSecret } from './secrets.ts'
 export type { DemoAccount, DemoSeed } from './seed.ts'
 export { type MintOptions, mintServiceToken } from './service-token.ts'
+export { rebuildStats, type StatsRebuildOptions, type StatsRebuildReport } from './stats-rebuild.ts'
 export {
   GATEWAY,
   loadUnit,

@@ -1,28 +1,49 @@
 import { UNITS } from '@switchboard/contracts'
-import { defineService } from '@switchboard/platform'
+import { defineService, type ServiceApp } from '@switchboard/platform'
+import { createLagProbe } from './commands/lag.commands.ts'
+import { type RebuildOptions, rebuildProjections } from './commands/rebuild.commands.ts'
 import { loadConfig, type StatisticsConfig } from './config.ts'
-import { conversationsProjection } from './consumers/conversations.consumer.ts'
-import { identityProjection } from './consumers/identity.consumer.ts'
-import { ticketsProjection } from './consumers/tickets.consumer.ts'
+import { PROJECTIONS } from './consumers/projections.ts'
+import type { StatisticsParts, StatisticsService } from './context.ts'
 import type { StatisticsDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
+import { createStatisticsMetrics } from './metrics/statistics.metrics.ts'
 import { dailyStatsRoutes } from './routes/daily-stats.routes.ts'
+import { ingestRoutes } from './routes/ingest.routes.ts'
+import { lagRoutes } from './routes/lag.routes.ts'
 import { reportRoutes } from './routes/reports.routes.ts'
 
 /**
  * The statistics service (docs/architecture.md §1): it owns no source data. Durable consumers of identity, tickets
  * and conversations keep read models (README "Read models"); the routes compute the spec's metric definitions over
- * them, scoped by the request; DailyStats is the system-level day summary the events move.
+ * them, scoped by the request; DailyStats is the system-level day summary the events move. Client metrics
+ * (`/api/v1/metrics/ingest`) and the projections' lag are on its `/metrics`.
  */
-export const statistics = defineService<StatisticsConfig, StatisticsDatabase>({
+export const statistics = defineService<StatisticsConfig, StatisticsDatabase, StatisticsParts>({
   unit: UNITS.statistics,
   loadConfig,
   migrations,
   // it emits no domain events of its own (its audit records are the platform's)
   events: [],
-  routes: { protected: [reportRoutes, dailyStatsRoutes] },
-  consumers: [identityProjection, ticketsProjection, conversationsProjection],
+  context(base) {
+    // `base` becomes the full context once these parts are added to it
+    const svc = base as StatisticsService
+    const lag = createLagProbe(svc)
+    const statisticsMetrics = createStatisticsMetrics(base.metrics.registry, lag.read, (err) =>
+      base.log.warn({ err }, 'projection lag not measured'),
+    )
+    return { lag, statisticsMetrics }
+  },
+  routes: { protected: [reportRoutes, dailyStatsRoutes, lagRoutes, ingestRoutes] },
+  consumers: PROJECTIONS,
 })
 
 /** An un-listened statistics app: runners listen, tests `inject()`. */
 export const build = statistics.build
+
+/**
+ * `switchboard stats rebuild`: empties the named projections (default all) and replays their streams, through an
+ * app built but not started (its consumers stay off; the running replicas' keep going).
+ */
+export const rebuild = (app: ServiceApp, names?: readonly string[], opts?: RebuildOptions) =>
+  rebuildProjections(statistics.contextOf(app), names, opts)

@@ -1,3 +1,5 @@
-export { build, statistics as service, statistics } from './build.ts'
+export { build, rebuild, statistics as service, statistics } from './build.ts'
+export type { ProjectionLag } from './commands/lag.commands.ts'
+export type { RebuildOptions, RebuildReport } from './commands/rebuild.commands.ts'
 export { loadConfig, StatisticsConfig } from './config.ts'
 export type { StatisticsService } from './context.ts'

@@ -107,6 +107,17 @@ export interface DailyStatsTable {
   updated_at: Timestamp
 }
 
+/** A projection's newest applied event (highest stream sequence): its lag is measured from here (README "Lag"). */
+export interface ProjectionPositionsTable {
+  /** the consumer's durable name */
+  projection: string
+  stream_seq: number | string
+  occurred_at: Timestamp
+  applied_at: Timestamp
+  /** while `switchboard stats rebuild` replays the stream: the sequence it reached (null otherwise) */
+  rebuild_seq: number | string | null
+}
+
 /** Only this service's tables (docs/architecture.md §1, rule 1); outbox and inbox belong to @switchboard/events. */
 export interface StatisticsDatabase {
   users: UsersTable
@@ -118,6 +129,7 @@ export interface StatisticsDatabase {
   satisfactions: SatisfactionsTable
   sla_violations: SlaViolationsTable
   daily_stats: DailyStatsTable
+  projection_positions: ProjectionPositionsTable
 }
 
 export type DailyCounter = Exclude<keyof DailyStatsTable, 'date' | 'updated_at'>

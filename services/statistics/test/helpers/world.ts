@@ -38,7 +38,7 @@ const agent = (
   rating: number,
 ) => ({ agent_id, user_id, name, department, skills: [], max_concurrent: 5, status, rating, avg_response_time })
 
-const ticket = (
+export const ticket = (
   ticket_id: string,
   agent_id: string | null,
   category: string,
@@ -47,7 +47,7 @@ const ticket = (
   created_at: string,
 ) => ({ ticket_id, customer_id: 'u-c1', agent_id, category, priority, status, source: 'web', created_at })
 
-const session = (session_id: string, status: string, started_at: string) => ({
+export const session = (session_id: string, status: string, started_at: string) => ({
   session_id,
   status,
   channel: 'web',
@@ -62,7 +62,7 @@ const session = (session_id: string, status: string, started_at: string) => ({
 })
 
 let messageNo = 0
-const message = (session_id: string, created_at: string) => ({
+export const message = (session_id: string, created_at: string) => ({
   message_id: `m-${++messageNo}`,
   session_id,
   sender: 'customer',
