@@ -36,6 +36,11 @@ export const statistics = defineService<StatisticsConfig, StatisticsDatabase, St
   },
   routes: { protected: [reportRoutes, dailyStatsRoutes, lagRoutes, ingestRoutes] },
   consumers: PROJECTIONS,
+  // the projections' lag in /ready's details: shown to operators, never a reason to leave the rotation
+  async readyDetails(svc) {
+    const projections = await svc.lag.read()
+    return { caught_up: projections.every((p) => !p.pending && !p.rebuilding), projections }
+  },
 })
 
 /** An un-listened statistics app: runners listen, tests `inject()`. */

@@ -4,7 +4,7 @@ import { REQUEST_ID_HEADER } from '@switchboard/contracts'
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import { type Logger, lazyChildLogger } from '../logger.ts'
 import { installErrorHandling } from './errors.ts'
-import { installHealth, type ReadinessCheck } from './health.ts'
+import { installHealth, type ReadinessCheck, type ReadyDetails } from './health.ts'
 import { installInputGuard } from './input-guard.ts'
 import { createMetrics, installMetrics, type ServiceMetrics } from './metrics.ts'
 
@@ -13,6 +13,8 @@ export interface AppOptions {
   logger: Logger
   bodyLimit?: number
   readiness?: Record<string, ReadinessCheck>
+  /** `/ready`'s informational `details` (never fails readiness), filled in once the service exists */
+  readyDetails?: ReadyDetails
   metrics?: ServiceMetrics
 }
 
@@ -49,7 +51,7 @@ export function createApp(opts: AppOptions) {
   installErrorHandling(app, metrics.errorsTotal)
   installInputGuard(app)
   installMetrics(app, metrics)
-  installHealth(app, opts.readiness ?? {})
+  installHealth(app, opts.readiness ?? {}, undefined, opts.readyDetails)
   return app
 }
 

@@ -3,10 +3,24 @@ import type { AnyApp } from './app.ts'
 export type ReadinessCheck = () => Promise<boolean>
 
 /**
+ * What a service adds to `/ready` as `details` (a projection's lag, say): information for operators that never
+ * fails readiness — a lagging read model must not take every replica out of rotation while it catches up. Set once
+ * the service's context exists (`source.get`); a failing or slow source shows as `{error}` in place of its details.
+ */
+export interface ReadyDetails {
+  get?: () => Promise<unknown>
+}
+
+/**
  * `/health`: the process is alive. `/ready`: every dependency of this service answers, and the service
  * is not stopping (503 from the moment close begins, so load balancers drain it first).
  */
-export function installHealth(app: AnyApp, checks: Record<string, ReadinessCheck>, timeoutMs = 2000) {
+export function installHealth(
+  app: AnyApp,
+  checks: Record<string, ReadinessCheck>,
+  timeoutMs = 2000,
+  details: ReadyDetails = {},
+) {
   let closing = false
   app.addHook('preClose', async () => {
     closing = true
@@ -21,7 +35,11 @@ export function installHealth(app: AnyApp, checks: Record<string, ReadinessCheck
       }),
     )
     const ready = Object.values(results).every((r) => r === 'ok')
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks: results })
+    const body: Record<string, unknown> = { status: ready ? 'ready' : 'not_ready', checks: results }
+    if (details.get) {
+      body.details = await withTimeout(details.get(), timeoutMs).catch((err: Error) => ({ error: err.message }))
+    }
+    return reply.code(ready ? 200 : 503).send(body)
   })
 }
 

@@ -16,6 +16,7 @@ import type { ServiceBaseConfig } from '../config.ts'
 import { createDatabase, migrateToLatest } from '../db/database.ts'
 import { createApp } from '../http/app.ts'
 import { installAudit } from '../http/audit.ts'
+import type { ReadyDetails } from '../http/health.ts'
 import { createMetrics } from '../http/metrics.ts'
 import { installOpenApi } from '../http/openapi.ts'
 import { requirePrincipal } from '../http/principal.ts'
@@ -67,7 +68,9 @@ export async function buildService<C extends ServiceBaseConfig, DB, X extends ob
     const cache = deps.cache ?? createCache(config.cache)
     if (!deps.cache) opened.push(() => cache.close())
     let bus: EventBus | undefined
+    const readyDetails: ReadyDetails = {}
     const app = createApp({
+      readyDetails,
       service: config.service,
       logger,
       bodyLimit: config.body_limit_bytes,
@@ -129,6 +132,7 @@ export async function buildService<C extends ServiceBaseConfig, DB, X extends ob
       workers: undefined as never, // set below, once the full context exists
     }
     const svc = Object.assign(base, (await def.context?.(base)) ?? {}) as ServiceContext<C, DB> & X
+    if (def.readyDetails) readyDetails.get = () => def.readyDetails!(svc)
     // a service that consumes keeps an inbox, and its retention comes with it
     const builtIn = def.consumers?.length ? [inboxRetentionWorker<typeof svc>()] : []
     const workers = createWorkers([...(def.workers ?? []), ...builtIn], {

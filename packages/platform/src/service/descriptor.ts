@@ -38,6 +38,8 @@ export interface ServiceDefinition<C extends ServiceBaseConfig, DB, X extends ob
    * stops and awaits background work the service started itself (passes kicked by a request or an event)
    */
   shutdown?(svc: ServiceContext<C, DB> & X): Promise<void>
+  /** what `/ready` shows as `details` (a read model's lag): for operators, never a reason to be unready */
+  readyDetails?(svc: ServiceContext<C, DB> & X): Promise<unknown>
   /** the runners' demo seed (`npm start`, `npm run fleet`): idempotent; options from the environment */
   seed?(svc: ServiceContext<C, DB> & X, opts: Record<string, string | undefined>): Promise<unknown>
 }

@@ -69,6 +69,18 @@ inEachStorageMode(t, 'projection lag', async (t, mode) => {
     t.ok(of(behind, TICKETS_PROJECTION).lag_seconds < 3700)
     t.equal(of(behind, IDENTITY_PROJECTION).lag_seconds, 0, 'the other projections are not behind')
     t.ok(((await gauge(TICKETS_PROJECTION)) ?? 0) >= 3600, 'the gauge says the same')
+    // /ready shows it as details, and stays ready: a lagging read model does not leave the rotation
+    const ready = await app.inject({ method: 'GET', url: '/ready' })
+    t.equal(ready.statusCode, 200)
+    t.match(ready.json(), { status: 'ready', details: { caught_up: false } })
+    t.ok(
+      ready
+        .json()
+        .details.projections.some(
+          (p: { projection: string; pending: boolean }) => p.projection === TICKETS_PROJECTION && p.pending,
+        ),
+      'the behind projection is named',
+    )
 
     const created = await publish(svc, TicketEvents.created, facts('lag-1', 'open', hourAgo), ACME, hourAgo)
     await applied(svc, TICKETS_PROJECTION, created.id)
@@ -80,6 +92,10 @@ inEachStorageMode(t, 'projection lag', async (t, mode) => {
     t.equal(of(after, TICKETS_PROJECTION).lag_seconds, 0)
     t.ok((of(after, TICKETS_PROJECTION).applied_seq ?? 0) >= 2, 'the position is the newest applied event')
     t.equal(await gauge(TICKETS_PROJECTION), 0)
+    t.match((await app.inject({ method: 'GET', url: '/ready' })).json(), {
+      status: 'ready',
+      details: { caught_up: true },
+    })
   })
 
   t.test(
