@@ -24,3 +24,4 @@ export { defineService, type ServiceDefinition, type ServiceDescriptor } from '.
 export { type Runnable, runService } from './service/run.ts'
 export { EventContractError, type Tx } from './service/transaction.ts'
 export type { WorkerDef, Workers } from './service/workers.ts'
+export * from './time-bounds.ts'
