@@ -1,4 +1,4 @@
 import { runService } from '@switchboard/platform'
 import { audit } from './build.ts'
 
-await runService(audit)
+await runService(audit, process.env)

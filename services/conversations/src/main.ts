@@ -1,4 +1,4 @@
 import { runService } from '@switchboard/platform'
 import { conversations } from './build.ts'
 
-await runService(conversations)
+await runService(conversations, process.env)

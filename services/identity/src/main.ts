@@ -1,4 +1,4 @@
 import { runService } from '@switchboard/platform'
 import { identity } from './build.ts'
 
-await runService(identity)
+await runService(identity, process.env)

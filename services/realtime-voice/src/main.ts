@@ -1,4 +1,4 @@
 import { runService } from '@switchboard/platform'
 import { realtimeVoice } from './build.ts'
 
-await runService(realtimeVoice)
+await runService(realtimeVoice, process.env)

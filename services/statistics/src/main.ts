@@ -1,4 +1,4 @@
 import { runService } from '@switchboard/platform'
 import { statistics } from './build.ts'
 
-await runService(statistics)
+await runService(statistics, process.env)

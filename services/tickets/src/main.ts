@@ -1,4 +1,4 @@
 import { runService } from '@switchboard/platform'
 import { tickets } from './build.ts'
 
-await runService(tickets)
+await runService(tickets, process.env)

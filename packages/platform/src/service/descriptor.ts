@@ -59,7 +59,7 @@ export interface ServiceDescriptor<C extends ServiceBaseConfig = any, DB = any, 
 }
 
 /**
- * Declares a service. Its `build.ts` is this call; its `main.ts` is `runService(descriptor)`.
+ * Declares a service. Its `build.ts` is this call; its `main.ts` is `runService(descriptor, process.env)`.
  * `defineService<TicketsConfig, TicketsDatabase>({ unit: UNITS.tickets, loadConfig, migrations, events, routes })`
  */
 export function defineService<C extends ServiceBaseConfig, DB, X extends object = Record<never, never>>(

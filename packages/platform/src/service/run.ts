@@ -14,12 +14,13 @@ interface RunnableApp {
 }
 
 /**
- * Every unit's `main.ts`: config from the environment (a bad value stops it, listing every problem), one root
- * logger, build, close with grace on SIGINT/SIGTERM or a crash, then listen.
+ * Every unit's `main.ts`, handed the environment (`process.env` is read there, nowhere below): config from it (a bad
+ * value stops it, listing every problem), one root logger, build, close with grace on SIGINT/SIGTERM or a crash, then
+ * listen.
  */
 export async function runService<C extends { host: string; port: number; log_level: string }>(
   unit: Runnable<C>,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
 ) {
   const config = unit.loadConfig(env)
   const logger = createRootLogger({ level: config.log_level })
