@@ -243,16 +243,21 @@ inEachMode('tickets complete', {}, async (t, system) => {
   t.test(`export: ${EXPORT_TICKETS} tickets, capped at 5000, default 1000, cf columns`, async (t) => {
     const category = `export-${suffix}`
     const started = Date.now()
-    let next = 0
     const failures: Reply[] = []
+    const fieldsOf = (i: number) =>
+      i % 2 ? { [`plan_${suffix}`]: 'free' } : { [`plan_${suffix}`]: 'pro', [`contract_${suffix}`]: 'C-001' }
+    // The formula-titled ticket is made alone and first, so it is the oldest of the category whatever the
+    // concurrent batch does (with several replicas, a later request may otherwise be stored first).
+    const evil = await ticket({ title: '=HYPERLINK("http://evil")', category, custom_fields: fieldsOf(0) })
+    if (evil.status !== 201) failures.push(evil)
+    let next = 1
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         for (let i = next++; i < EXPORT_TICKETS; i = next++) {
           const res = await ticket({
-            title: i === 0 ? '=HYPERLINK("http://evil")' : `Export ${i}`,
+            title: `Export ${i}`,
             category,
-            custom_fields:
-              i % 2 ? { [`plan_${suffix}`]: 'free' } : { [`plan_${suffix}`]: 'pro', [`contract_${suffix}`]: 'C-001' },
+            custom_fields: fieldsOf(i),
           })
           if (res.status !== 201) failures.push(res)
         }
@@ -284,7 +289,12 @@ inEachMode('tickets complete', {}, async (t, system) => {
       `/api/tickets/export?category=${category}&limit=5000&sort_by=created_at&sort_order=asc`,
       asAgent,
     )
-    t.equal(csvFields(csvLines(oldestFirst.text)[1]!)[title], `'=HYPERLINK("http://evil")`, 'neutralised with a quote')
+    t.ok(
+      csvLines(oldestFirst.text)
+        .slice(1)
+        .some((line) => csvFields(line)[title] === `'=HYPERLINK("http://evil")`),
+      'neutralised with a quote',
+    )
     t.equal(
       csvLines((await api.get(`/api/tickets/export?category=${category}`, asAgent)).text).length,
       1000 + 1,
