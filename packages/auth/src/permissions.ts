@@ -105,8 +105,11 @@ export function resourceForPath(path: string): Resource | undefined {
 }
 
 /** `<resource>.read` for GET/HEAD, `.write` otherwise; `*` when the path maps to no resource. */
-/** POSTs that only read (the batch preview), so they need the read permission (docs/api.md §3). */
-const READ_ONLY_POSTS = new Set(['/api/security/users/query'])
+/**
+ * POSTs that only read (the batch preview; assist suggestions, which agents ask with a body), so they need the read
+ * permission (docs/api.md §3).
+ */
+const READ_ONLY_POSTS = new Set(['/api/security/users/query', '/api/assist/suggest'])
 
 /**
  * Applying a macro leaves the macro as it is: it renders its text (and, on a ticket, adds a comment that the tickets

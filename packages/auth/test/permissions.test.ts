@@ -62,6 +62,7 @@ t.test('resource for path', async (t) => {
   t.equal(requiredPermission('GET', '/api/tickets'), 'tickets.read')
   t.equal(requiredPermission('head', '/api/tickets'), 'tickets.read')
   t.equal(requiredPermission('POST', '/api/security/users/query'), 'security.read', 'the batch preview only reads')
+  t.equal(requiredPermission('POST', '/api/assist/suggest'), 'assist.read', 'suggestions only read')
   t.equal(requiredPermission('POST', '/api/security/users/revoke-tokens'), 'security.write')
   t.equal(requiredPermission('POST', '/api/tickets'), 'tickets.write')
   t.equal(requiredPermission('DELETE', '/api/macros/1'), 'macros.write')

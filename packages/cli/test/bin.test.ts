@@ -7,7 +7,11 @@ import { REPO_ROOT } from '../src/fleet.ts'
 
 const bin = join(REPO_ROOT, 'packages/cli/src/bin.ts')
 const strong = 'a-strong-jwt-secret-of-more-than-32-characters'
-const base = { PATH: process.env.PATH, INTERNAL_SECRET: 'internal-secret-of-the-cli-tests-0123456789' }
+const base = {
+  PATH: process.env.PATH,
+  INTERNAL_SECRET: 'internal-secret-of-the-cli-tests-0123456789',
+  CONFIG_ENCRYPTION_KEY: 'config-encryption-key-of-the-cli-tests-0123456789',
+}
 
 async function cli(args: string[], env: NodeJS.ProcessEnv) {
   try {
@@ -40,6 +44,17 @@ t.test('security-baseline: findings listed; --strict fails on any; an unusable c
   })
   t.equal(noLimits.code, 1)
   t.match(noLimits.stdout, /rate_limit_disabled/)
+
+  const { CONFIG_ENCRYPTION_KEY: _, ...withoutKey } = base
+  const derived = await cli(['security-baseline', '--strict'], { ...withoutKey, JWT_SECRET: strong })
+  t.equal(derived.code, 1, 'no config encryption key of its own')
+  t.match(derived.stdout, /config_encryption_key_missing/)
+  const weak = await cli(['security-baseline', '--strict'], {
+    ...base,
+    JWT_SECRET: strong,
+    CONFIG_ENCRYPTION_KEY: 'short-key',
+  })
+  t.match(weak.stdout, /config_encryption_key_weak/)
 
   const invalid = await cli(['security-baseline', '--strict'], { ...base })
   t.equal(invalid.code, 2, 'no JWT secret at all')

@@ -128,6 +128,7 @@ t.test('stats rebuild: a projection replayed from JetStream into PostgreSQL', as
         ['statistics-identity', 0, 0],
         ['statistics-tickets', TICKETS, 0],
         ['statistics-conversations', 0, 0],
+        ['statistics-ai', 0, 0],
       ],
     )
     t.same(await readModel(), before)

@@ -57,5 +57,7 @@ export const STREAMS = {
   CONVERSATIONS: { subjects: ['conversations.>'] },
   AUDIT: { subjects: ['audit.>'] },
   REALTIME: { subjects: ['realtime.>'] },
+  CONFIG: { subjects: ['config.>'] },
+  AI: { subjects: ['ai.>'] },
 } as const
 export type StreamName = keyof typeof STREAMS

@@ -51,6 +51,7 @@ export const UNITS = {
   'ai-orchestrator': unit({
     name: 'ai-orchestrator',
     port: 8105,
+    dir: 'services/ai-orchestrator',
     prefixes: ['/api/v1/ai', '/api/knowledge-docs', '/api/assist', '/public/kb'],
   }),
   statistics: unit({
@@ -62,6 +63,7 @@ export const UNITS = {
   'config-governance': unit({
     name: 'config-governance',
     port: 8107,
+    dir: 'services/config-governance',
     prefixes: ['/api/security/config', '/public/portal'],
   }),
   'realtime-voice': unit({

@@ -30,7 +30,38 @@ export async function runBaseline(env: NodeJS.ProcessEnv): Promise<string[]> {
   }
   const result = (await check(config)) as Finding[] | { findings: Finding[] }
   const findings = Array.isArray(result) ? result : (result?.findings ?? [])
-  return findings.map(describe)
+  return [...findings, ...fleetSecretFindings(env)].map(describe)
+}
+
+/** Below this many characters a key of the fleet's own secrets is reported as weak. */
+const MIN_KEY_LENGTH = 32
+
+/**
+ * The secrets of the fleet beyond the gateway's: config-governance's key of stored provider and LLM keys
+ * (CONFIG_ENCRYPTION_KEY). Without one the service derives it from INTERNAL_SECRET, which is fine on a laptop and
+ * not in production (one leaked secret would open both).
+ */
+export function fleetSecretFindings(env: NodeJS.ProcessEnv): Finding[] {
+  const key = env.CONFIG_ENCRYPTION_KEY_FILE ? 'file' : env.CONFIG_ENCRYPTION_KEY
+  if (!key) {
+    return [
+      {
+        id: 'config_encryption_key_missing',
+        severity: 'medium',
+        message: 'CONFIG_ENCRYPTION_KEY is not set: stored secrets are sealed under a key derived from INTERNAL_SECRET',
+      },
+    ]
+  }
+  if (key !== 'file' && key.length < MIN_KEY_LENGTH) {
+    return [
+      {
+        id: 'config_encryption_key_weak',
+        severity: 'medium',
+        message: `CONFIG_ENCRYPTION_KEY is shorter than ${MIN_KEY_LENGTH} characters`,
+      },
+    ]
+  }
+  return []
 }
 
 export function registerBaseline(program: Command) {

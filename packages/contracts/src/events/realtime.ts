@@ -2,11 +2,20 @@ import { type Static, Type } from '@sinclair/typebox'
 import { Nullable } from '../common.ts'
 
 /**
- * What the realtime hub relays between its replicas without storing it: typing indicators, read receipts and
- * WebRTC signalling. Every hub replica publishes what its sockets send and delivers what any replica published to
- * its own sockets of that session. Nothing else reads these events.
+ * What the realtime hub relays between its replicas without storing it: typing indicators, read receipts, WebRTC
+ * signalling, and the pieces of an AI answer being written (`ai-response`: ai-orchestrator streams the LLM's answer
+ * to a conversation's sockets as it comes, `data.partial: true`; the whole answer follows as the session's `ai`
+ * message). Every hub replica publishes what its sockets send and delivers what any replica published to its own
+ * sockets of that session. Nothing else reads these events.
  */
-export const SIGNAL_KINDS = ['typing', 'read', 'webrtc-offer', 'webrtc-answer', 'webrtc-candidate'] as const
+export const SIGNAL_KINDS = [
+  'typing',
+  'read',
+  'webrtc-offer',
+  'webrtc-answer',
+  'webrtc-candidate',
+  'ai-response',
+] as const
 export type SignalKind = (typeof SIGNAL_KINDS)[number]
 
 /** How a socket takes part: an anonymous widget visitor, a signed-in customer, an agent console, a service. */

@@ -3,6 +3,8 @@ import { Nullable } from '../common.ts'
 
 const TicketFacts = Type.Object({
   ticket_id: Type.String(),
+  /** optional: producers before it did not send it (ai-orchestrator's assist keeps the last title it saw) */
+  title: Type.Optional(Type.String()),
   customer_id: Type.String(),
   agent_id: Nullable(Type.String()),
   category: Type.String(),

@@ -22,12 +22,12 @@ import { installOpenApi } from '../http/openapi.ts'
 import { requirePrincipal } from '../http/principal.ts'
 import type { Logger } from '../logger.ts'
 import { callerOf, type Scope } from '../scope.ts'
-import { createAuditWriter } from './audit-writer.ts'
 import { createConsumers } from './consumers.ts'
 import type { ServiceContext } from './context.ts'
 import type { ServiceDefinition } from './descriptor.ts'
 import { inboxRetentionWorker } from './inbox-retention.ts'
-import { createEventChecker, runTransaction, txFor } from './transaction.ts'
+import { createOutboxWriter } from './outbox-writer.ts'
+import { createEventChecker, eventEnvelope, runTransaction, txFor } from './transaction.ts'
 import { createWorkers } from './workers.ts'
 
 /** What a runner may hand a service instead of letting it connect itself (the embedded mode shares one bus). */
@@ -102,7 +102,8 @@ export async function buildService<C extends ServiceBaseConfig, DB, X extends ob
     await installOpenApi(app, config.service)
     app.addHook('onRequest', (request, _reply, done) => inRequest.run(request.routeOptions.url ?? 'unmatched', done))
     app.decorateRequest('principal', null as unknown as Principal)
-    const audits = createAuditWriter(database.db as Kysely<unknown>, logger, kick, (fn) =>
+    // audit records and `emitSoon`'s facts: written to the outbox in batches, outside any request's transaction
+    const audits = createOutboxWriter(database.db as Kysely<unknown>, logger, kick, (fn) =>
       inRequest.exit(() => setImmediate(fn)),
     )
     installAudit(app, config.service, async (subject, type, request, data) => {
@@ -129,6 +130,10 @@ export async function buildService<C extends ServiceBaseConfig, DB, X extends ob
       cache,
       bus,
       transaction: (caller, work) => runTransaction(database.db, { check, kick }, caller, work),
+      emitSoon(caller, def, data, scope) {
+        check(def, data)
+        return audits.write(def.type, eventEnvelope(caller, def, data, scope))
+      },
       workers: undefined as never, // set below, once the full context exists
     }
     const svc = Object.assign(base, (await def.context?.(base)) ?? {}) as ServiceContext<C, DB> & X

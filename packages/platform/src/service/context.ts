@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { Static } from '@sinclair/typebox'
+import type { EventDef } from '@switchboard/contracts'
 import type { EventBus } from '@switchboard/events'
 import type { Kysely } from 'kysely'
 import type { Cache } from '../cache.ts'
@@ -6,7 +8,7 @@ import type { ServiceBaseConfig } from '../config.ts'
 import type { Dialect } from '../db/database.ts'
 import type { ServiceMetrics } from '../http/metrics.ts'
 import type { Logger } from '../logger.ts'
-import type { Caller } from '../scope.ts'
+import type { Caller, Scope } from '../scope.ts'
 import type { Tx } from './transaction.ts'
 import type { Workers } from './workers.ts'
 
@@ -29,6 +31,12 @@ export interface ServiceContext<C extends ServiceBaseConfig = ServiceBaseConfig,
    * after the commit. Everything a command changes, and every event it emits, commits together or not at all.
    */
   transaction<T>(caller: Caller, work: (tx: Tx<DB>) => Promise<T>): Promise<T>
+  /**
+   * An event that records a fact without any state change of this service to commit with it (an AI answer given):
+   * checked against its contract like `tx.emit`, written to the outbox with the other events of this turn of the
+   * event loop in one statement. Resolves once it is in the outbox (rejects if it could not be written).
+   */
+  emitSoon<D extends EventDef>(caller: Caller, def: D, data: Static<D['data']>, scope?: Scope): Promise<void>
   /** the descriptor's workers, e.g. `svc.workers.runOnce('audit-retention', now)` */
   readonly workers: Workers
 }

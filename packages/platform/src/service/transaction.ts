@@ -55,6 +55,20 @@ export interface TransactionDeps {
   kick: () => void
 }
 
+/** The envelope of an event `caller` emits, in `scope` (default: the caller's). */
+export function eventEnvelope(caller: Caller, def: EventDef, data: unknown, scope?: Scope) {
+  const at = scope ?? caller.scope
+  return newEnvelope({
+    type: def.type,
+    version: def.version,
+    tenant_id: at.tenant_id,
+    workspace_id: at.workspace_id,
+    actor: caller.actor,
+    request_id: caller.request_id,
+    data,
+  })
+}
+
 /** A unit of work around a transaction someone else opened (the inbox's, for a consumer). */
 export function txFor<DB>(
   trx: Transaction<DB>,
@@ -67,17 +81,7 @@ export function txFor<DB>(
     caller,
     async emit(def, data, scope) {
       check(def, data)
-      const at = scope ?? caller.scope
-      const envelope = newEnvelope({
-        type: def.type,
-        version: def.version,
-        tenant_id: at.tenant_id,
-        workspace_id: at.workspace_id,
-        actor: caller.actor,
-        request_id: caller.request_id,
-        data,
-      })
-      await appendOutbox(trx as unknown as Kysely<unknown>, def.type, envelope)
+      await appendOutbox(trx as unknown as Kysely<unknown>, def.type, eventEnvelope(caller, def, data, scope))
       onEmit()
     },
   }

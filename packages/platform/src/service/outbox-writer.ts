@@ -3,16 +3,17 @@ import { appendOutboxMany } from '@switchboard/events'
 import type { Kysely } from 'kysely'
 import type { Logger } from '../logger.ts'
 
-/** Audit records waiting for their one insert, at most this many per statement. */
+/** Events waiting for their one insert, at most this many per statement. */
 const MAX_BATCH = 500
 
 /**
- * Writes the audit records of management writes to the outbox in batches: the records of the requests that
- * finished in one turn of the event loop go in one statement (one commit instead of one per request — under load
- * that commit was a visible share of a write's cost). A record is written after its response either way; this
- * adds at most one turn of the event loop to that. `close` writes what is left.
+ * Writes events that belong to no transaction of the service to the outbox in batches: the audit records of
+ * management writes, and facts a service observed without changing its state (`svc.emitSoon`: an AI answer given).
+ * The events of one turn of the event loop go in one statement (one commit instead of one per request — under load
+ * that commit was a visible share of a request's cost). This adds at most one turn of the event loop before the
+ * event is in the outbox. `close` writes what is left.
  */
-export function createAuditWriter(
+export function createOutboxWriter(
   db: Kysely<unknown>,
   logger: Logger,
   onWritten: () => void,
@@ -33,7 +34,7 @@ export function createAuditWriter(
         for (const item of batch) item.done()
         onWritten()
       } catch (err) {
-        logger.error({ err, records: batch.length }, 'audit records could not be queued')
+        logger.error({ err, records: batch.length }, 'events could not be queued')
         for (const item of batch) item.done(err)
       }
     }
