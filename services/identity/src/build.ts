@@ -3,6 +3,7 @@ import { defineService } from '@switchboard/platform'
 import { seedDemo } from './commands/seed.commands.ts'
 import { type IdentityConfig, loadConfig } from './config.ts'
 import { agentRatings } from './consumers/agent-ratings.consumer.ts'
+import { configOverrides } from './consumers/config-overrides.consumer.ts'
 import { type IdentityExtras, identityExtras } from './context.ts'
 import type { IdentityDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
@@ -46,7 +47,7 @@ export const identity = defineService<IdentityConfig, IdentityDatabase, Identity
       customerRoutes,
     ],
   },
-  consumers: [agentRatings],
+  consumers: [agentRatings, configOverrides],
   workers: [denylistCleanup],
   startup: seedOnStartup,
   seed: (svc, opts) => seedDemo(svc, opts),

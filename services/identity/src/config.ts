@@ -57,6 +57,11 @@ export const IdentityOwnConfig = Type.Object({
     refresh_reuse_revokes_session: Type.Boolean({ default: false }),
     session_risk: SessionRiskPolicy,
     session_risk_profiles: Type.Record(Type.String(), SessionRiskProfile, { default: {} }),
+    /**
+     * the runtime layer (SESSION_RISK_RUNTIME_JSON): beats every stored tenant/workspace override (spec precedence);
+     * SESSION_RISK_* are the system layer, below them. Keys of session_risk; others are ignored when resolving.
+     */
+    session_risk_runtime: Type.Optional(Type.Record(Type.String(), Type.Number({ minimum: 0 }))),
     session_ip_intelligence: SessionIpIntelligence,
     /** peers whose X-Forwarded-For is believed (the gateway); CIDRs */
     trusted_proxies: Type.Array(Type.String(), { default: ['127.0.0.0/8', '::1/128'] }),
@@ -120,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): IdentityConfig {
       refresh_reuse_revokes_session: env.REFRESH_REUSE_REVOKES_SESSION,
       session_risk: sessionRisk,
       session_risk_profiles: json(env, 'SESSION_RISK_PROFILES_JSON'),
+      session_risk_runtime: json(env, 'SESSION_RISK_RUNTIME_JSON'),
       session_ip_intelligence: {
         enabled: env.SESSION_IP_INTELLIGENCE_ENABLED,
         base_url: env.SESSION_IP_INTELLIGENCE_BASE_URL,

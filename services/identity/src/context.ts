@@ -6,6 +6,7 @@ import { type Cidr, parseCidrs } from './domain/fingerprint.ts'
 import { createPasswordHasher, type PasswordHasher } from './domain/passwords.ts'
 import { createSessionRiskPolicySource, type SessionRiskPolicySource } from './domain/session-risk-policy.ts'
 import { createIpIntel, type IpIntel } from './ip-intel/index.ts'
+import { scopedSessionRiskOverrides } from './queries/session-risk-overrides.queries.ts'
 
 /** identity's own parts of the context: made once per app by the descriptor's `context` (no module state). */
 export interface IdentityExtras {
@@ -29,6 +30,9 @@ export async function identityExtras(svc: ServiceContext<IdentityConfig, Identit
       session_risk: config.security.session_risk,
       session_risk_profiles: config.security.session_risk_profiles,
       environment: config.environment,
+      // tenant/workspace overrides from config-governance (consumers/config-overrides.consumer.ts)
+      overrides: scopedSessionRiskOverrides(svc.db),
+      runtime: config.security.session_risk_runtime,
       onError: (err) => log.warn({ err }, 'session risk overrides unavailable; system policy used'),
     }),
     trustedProxies: parseCidrs(config.security.trusted_proxies),

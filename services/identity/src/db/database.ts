@@ -130,6 +130,18 @@ export interface PasswordTokensTable {
   created_at: Timestamp
 }
 
+/**
+ * Tenant/workspace overrides of the session-risk policy, projected from `config.scope.changed`; `workspace_id`
+ * '' is the tenant's own; `policy` JSON text of the `session_risk` section, null when the scope overrides none.
+ */
+export interface ScopedSessionRiskTable {
+  tenant_id: string
+  workspace_id: string
+  policy: string | null
+  version: number
+  updated_at: Timestamp
+}
+
 /** Only identity's own tables (docs/architecture.md §1, rule 1). */
 export interface IdentityDatabase {
   users: UsersTable
@@ -141,4 +153,5 @@ export interface IdentityDatabase {
   tenants: TenantsTable
   workspaces: WorkspacesTable
   password_tokens: PasswordTokensTable
+  scoped_session_risk: ScopedSessionRiskTable
 }

@@ -77,7 +77,8 @@ export interface PolicyScope {
 
 /**
  * Tenant/workspace overrides of session_risk, already merged in their own precedence (workspace over
- * tenant). The config-governance service feeds this later; until then there are none.
+ * tenant). identity's is `scopedSessionRiskOverrides` (queries/session-risk-overrides.queries.ts), fed by
+ * config-governance's `config.scope.changed`.
  */
 export type SessionRiskOverridesProvider = (
   scope: PolicyScope,

@@ -1,0 +1,41 @@
+import { ConfigEvents, UNITS } from '@switchboard/contracts'
+import { createSecretBox, defineService } from '@switchboard/platform'
+import { type ConfigGovernanceConfig, loadConfig } from './config.ts'
+import type { ConfigGovernanceParts } from './context.ts'
+import type { ConfigGovernanceDatabase } from './db/database.ts'
+import { migrations } from './db/migrations/index.ts'
+import { createPortalResolver } from './queries/portal.queries.ts'
+import { portalRoutes } from './routes/portal.routes.ts'
+import { scopedConfigRoutes } from './routes/scoped-config.routes.ts'
+
+/**
+ * The config-governance service (docs/architecture.md §1): per-tenant and per-workspace overrides of the portal,
+ * the LLM, the knowledge providers and session risk, changed under governance (change risk, dual-control approval,
+ * verification, history, rollback) and announced with `config.scope.changed`, which the services that apply them
+ * follow (identity: session risk). It answers the public portal's config itself.
+ */
+export const configGovernance = defineService<ConfigGovernanceConfig, ConfigGovernanceDatabase, ConfigGovernanceParts>({
+  unit: UNITS['config-governance'],
+  loadConfig,
+  migrations,
+  events: [ConfigEvents],
+  context(base) {
+    if (base.config.encryption_key_derived && base.config.environment !== 'development') {
+      base.log.warn(
+        'CONFIG_ENCRYPTION_KEY is not set: stored secrets are sealed under a key derived from INTERNAL_SECRET',
+      )
+    }
+    const box = createSecretBox(base.config.encryption_key, base.config.previous_encryption_keys)
+    const portal = createPortalResolver(
+      base.db,
+      base.config.portal,
+      base.config.portal_runtime,
+      base.config.portal_cache_ms,
+    )
+    return { box, portal }
+  },
+  routes: { protected: [scopedConfigRoutes], public: [portalRoutes] },
+})
+
+/** An un-listened config-governance app: runners listen, tests `inject()`. */
+export const build = configGovernance.build

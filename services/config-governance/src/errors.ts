@@ -1,0 +1,68 @@
+import { createError } from '@switchboard/platform'
+
+/**
+ * config-governance's error catalog; codes are stable (docs/conventions.md §6). The rules' own refusals (approval,
+ * verification) come from src/domain/governance.ts with their codes and are answered through `Refused`.
+ */
+export const ConfigErrors = {
+  TenantScopeRequired: createError(
+    'TENANT_SCOPE_REQUIRED',
+    'a tenant scope is required: a tenant token, or X-Tenant-ID for an unscoped administrator',
+    400,
+  ),
+  WorkspaceScopeRequired: createError(
+    'WORKSPACE_SCOPE_REQUIRED',
+    'a workspace scope is required: a workspace token, or X-Tenant-ID and X-Workspace-ID for an unscoped administrator',
+    400,
+  ),
+  ChangeControlRequired: createError(
+    'CHANGE_CONTROL_REQUIRED',
+    'provide change_ref and reason via JSON body or X-Change-Ref / X-Change-Reason headers',
+    400,
+  ),
+  ApprovalNotesRequired: createError(
+    'APPROVAL_NOTES_REQUIRED',
+    'an approval needs notes saying what was reviewed',
+    400,
+  ),
+  ApprovalRefRequired: createError(
+    'APPROVAL_REF_REQUIRED',
+    'an approval needs approval_ref (body or X-Approval-Ref)',
+    400,
+  ),
+  ReviewerRequired: createError('APPROVAL_REVIEWER_REQUIRED', 'an approval must be recorded by a user, not %s', 403),
+  /** also the answer for another scope's entry, so existence is not revealed */
+  HistoryNotFound: createError('CONFIG_HISTORY_NOT_FOUND', 'config history entry %s not found', 404),
+  RollbackConfirmationRequired: createError(
+    'ROLLBACK_CONFIRMATION_REQUIRED',
+    'set confirm=true in query or JSON body to execute the rollback',
+    400,
+  ),
+  SecretNotStored: createError(
+    'CONFIG_SECRET_NOT_STORED',
+    'body.%s: "[REDACTED]" keeps the stored secret, but none is stored; send the value',
+    400,
+  ),
+  BadThresholds: createError(
+    'VALIDATION_FAILED',
+    'body.session_risk.medium_risk_score: must not be above high_risk_score',
+    400,
+  ),
+  SecretUnreadable: createError(
+    'CONFIG_SECRET_UNREADABLE',
+    '%s is sealed under an encryption key this service no longer has: set it anew instead of restoring it',
+    409,
+  ),
+  /** a refusal of the governance rules: status and code as the rule names them */
+  Refused: (status: number, code: string, message: string) => {
+    const key = `${status} ${code}`
+    let E = refusals.get(key)
+    if (!E) {
+      E = createError(code, '%s', status)
+      refusals.set(key, E)
+    }
+    return new E(message)
+  },
+}
+
+const refusals = new Map<string, ReturnType<typeof createError>>()

@@ -1,0 +1,3 @@
+export { build, configGovernance as service, configGovernance } from './build.ts'
+export { ConfigGovernanceConfig, loadConfig } from './config.ts'
+export type { ConfigGovernanceService } from './context.ts'

@@ -1,0 +1,172 @@
+import { callerOf, errorResponses, optionalBody, type RouteModule } from '@switchboard/platform'
+import type { FastifyRequest } from 'fastify'
+import { putConfig, rollbackConfig } from '../commands/config.commands.ts'
+import { approveChange, verifyChange } from '../commands/review.commands.ts'
+import { type ChangeControl, resourceIdOf, SCOPE_KINDS, type ScopeKind, scopeKeyOf } from '../commands/scope.ts'
+import type { ConfigGovernanceService } from '../context.ts'
+import { ConfigErrors } from '../errors.ts'
+import { listHistory, readConfig, readHistoryEntry } from '../queries/config.queries.ts'
+import {
+  ApproveBody,
+  ApproveResponse,
+  AuditIdParams,
+  ConfigView,
+  HistoryEntry,
+  HistoryList,
+  HistoryQuery,
+  PutConfigBody,
+  RollbackBody,
+  RollbackQuery,
+  VerifyBody,
+  VerifyResponse,
+  WriteResponse,
+} from '../schemas/governance.schemas.ts'
+
+const tags = ['scoped-config']
+const SECTION_KEYS = ['portal', 'llm', 'knowledge_provider', 'session_risk'] as const
+
+const header = (request: FastifyRequest, name: string) => {
+  const v = request.headers[name]
+  const s = (Array.isArray(v) ? v[0] : v)?.trim()
+  return s ? s.slice(0, 2000) : undefined
+}
+
+/** change_ref + reason (+ approval_ref) from the body, else the X-Change-* headers; both required (spec rule 1). */
+function changeControlOf(
+  request: FastifyRequest,
+  body: { change_ref?: string | undefined; reason?: string | undefined; approval_ref?: string | undefined },
+): ChangeControl {
+  const change_ref = body.change_ref?.trim() || header(request, 'x-change-ref')
+  const reason = body.reason?.trim() || header(request, 'x-change-reason')
+  if (!change_ref || !reason) throw new ConfigErrors.ChangeControlRequired()
+  return { change_ref, reason, approval_ref: body.approval_ref?.trim() || header(request, 'x-approval-ref') || null }
+}
+
+/**
+ * `/api/security/config/{tenant|workspace}`: a scope's overrides and their governance (README "Governance").
+ * Two literal route sets, one per scope kind; reads need security.read, writes security.write (the gateway checks,
+ * nothing here trusts a missing scope). Every write is audited as `scoped_config.{kind}.{update|rollback|approve|
+ * verify}` with before/after, secrets redacted.
+ */
+export const scopedConfigRoutes: RouteModule<ConfigGovernanceService> = async (app, svc) => {
+  for (const kind of SCOPE_KINDS) registerKind(app, svc, kind)
+}
+
+function registerKind(
+  app: Parameters<RouteModule<ConfigGovernanceService>>[0],
+  svc: ConfigGovernanceService,
+  kind: ScopeKind,
+) {
+  const base = `/api/security/config/${kind}`
+  const audited = (verb: string) => async (request: FastifyRequest) => {
+    request.audit.action = `scoped_config.${kind}.${verb}`
+    request.audit.resource_type = 'scoped_config'
+  }
+  const scoped = (request: FastifyRequest) => {
+    const caller = callerOf(request)
+    const key = scopeKeyOf(kind, caller)
+    request.audit.resource_id = resourceIdOf(key)
+    return { caller, key }
+  }
+
+  app.get(
+    base,
+    { schema: { tags, response: { 200: ConfigView, ...errorResponses(400, 401, 403) } } },
+    async (request) => readConfig(svc, scoped(request).key),
+  )
+
+  app.put(
+    base,
+    {
+      onRequest: audited('update'),
+      schema: { tags, body: PutConfigBody, response: { 200: WriteResponse, ...errorResponses(400, 401, 403) } },
+    },
+    async (request) => {
+      const { caller, key } = scoped(request)
+      const cc = changeControlOf(request, request.body)
+      const sections: Record<string, Record<string, unknown> | null> = {}
+      for (const s of SECTION_KEYS) if (request.body[s] !== undefined) sections[s] = request.body[s] ?? null
+      const result = await putConfig(svc, caller, key, cc, sections)
+      request.audit.before = result.before
+      request.audit.after = result.after
+      return result.response
+    },
+  )
+
+  app.get(
+    `${base}/history`,
+    { schema: { tags, querystring: HistoryQuery, response: { 200: HistoryList, ...errorResponses(400, 401, 403) } } },
+    async (request) => listHistory(svc, scoped(request).key, request.query),
+  )
+
+  app.get(
+    `${base}/history/:audit_id`,
+    {
+      schema: { tags, params: AuditIdParams, response: { 200: HistoryEntry, ...errorResponses(400, 401, 403, 404) } },
+    },
+    async (request) => readHistoryEntry(svc, scoped(request).key, request.params.audit_id),
+  )
+
+  app.post(
+    `${base}/approve`,
+    {
+      onRequest: audited('approve'),
+      schema: { tags, body: ApproveBody, response: { 200: ApproveResponse, ...errorResponses(400, 401, 403) } },
+    },
+    async (request) => {
+      const { caller, key } = scoped(request)
+      const result = await approveChange(svc, caller, key, changeControlOf(request, request.body), request.body)
+      request.audit.before = result.before
+      request.audit.after = result.after
+      return result.response
+    },
+  )
+
+  app.post(
+    `${base}/rollback/:audit_id`,
+    {
+      onRequest: audited('rollback'),
+      preValidation: optionalBody,
+      schema: {
+        tags,
+        params: AuditIdParams,
+        querystring: RollbackQuery,
+        body: RollbackBody,
+        response: { 200: WriteResponse, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { caller, key } = scoped(request)
+      if (request.query.confirm !== true && request.body.confirm !== true) {
+        throw new ConfigErrors.RollbackConfirmationRequired()
+      }
+      const cc = changeControlOf(request, request.body)
+      const restore = request.body.restore ?? 'after'
+      const result = await rollbackConfig(svc, caller, key, cc, request.params.audit_id, restore)
+      request.audit.before = result.before
+      request.audit.after = result.after
+      return result.response
+    },
+  )
+
+  app.post(
+    `${base}/verify/:audit_id`,
+    {
+      onRequest: audited('verify'),
+      schema: {
+        tags,
+        params: AuditIdParams,
+        body: VerifyBody,
+        response: { 200: VerifyResponse, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { caller, key } = scoped(request)
+      const cc = changeControlOf(request, request.body)
+      const result = await verifyChange(svc, caller, key, cc, request.params.audit_id, request.body)
+      request.audit.before = result.before
+      request.audit.after = result.after
+      return result.response
+    },
+  )
+}
