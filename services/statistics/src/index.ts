@@ -1,4 +1,4 @@
-export { build, rebuild, statistics as service, statistics } from './build.ts'
+export { build, buildAggregates, checkAggregates, rebuild, statistics as service, statistics } from './build.ts'
 export type { ProjectionLag } from './commands/lag.commands.ts'
 export type { RebuildOptions, RebuildReport } from './commands/rebuild.commands.ts'
 export { loadConfig, StatisticsConfig } from './config.ts'

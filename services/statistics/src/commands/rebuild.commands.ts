@@ -1,6 +1,7 @@
-import { type Delivery, handleOnce, subjectMatches } from '@switchboard/events'
-import { systemCaller, type Tx } from '@switchboard/platform'
-import { type Kysely, sql, type Transaction } from 'kysely'
+import { type Delivery, subjectMatches } from '@switchboard/events'
+import { type Kysely, sql } from 'kysely'
+import { AI_PROJECTION } from '../consumers/ai.consumer.ts'
+import { applyBatch, MAX_BATCH } from '../consumers/batching.ts'
 import { CONVERSATIONS_PROJECTION } from '../consumers/conversations.consumer.ts'
 import { IDENTITY_PROJECTION } from '../consumers/identity.consumer.ts'
 import { PROJECTIONS, type Projection } from '../consumers/projections.ts'
@@ -11,14 +12,32 @@ import { markRebuild, startRebuild } from '../db/positions.repository.ts'
 
 type Table = keyof StatisticsDatabase
 
-/** What each projection owns: its tables, and its DailyStats counters (the AI counters are no projection's). */
+/** What each projection owns: its tables (aggregates included), and its DailyStats counters. */
 const OWNED: Record<string, { tables: Table[]; daily: DailyCounter[] }> = {
-  [IDENTITY_PROJECTION]: { tables: ['users', 'customers', 'agents'], daily: [] },
+  [IDENTITY_PROJECTION]: {
+    tables: ['users', 'customers', 'agents', 'user_role_counts', 'customer_counts', 'customer_source_counts'],
+    daily: [],
+  },
   [TICKETS_PROJECTION]: {
-    tables: ['tickets', 'satisfactions', 'sla_violations'],
+    tables: [
+      'tickets',
+      'satisfactions',
+      'sla_violations',
+      'ticket_days',
+      'ticket_status_counts',
+      'ticket_agent_days',
+      'ticket_key_days',
+    ],
     daily: ['total_tickets', 'resolved_tickets', 'sla_violations'],
   },
-  [CONVERSATIONS_PROJECTION]: { tables: ['sessions', 'message_counts'], daily: ['total_sessions', 'total_messages'] },
+  [CONVERSATIONS_PROJECTION]: {
+    tables: ['sessions', 'message_counts', 'conversation_days', 'session_status_counts'],
+    daily: ['total_sessions', 'total_messages'],
+  },
+  [AI_PROJECTION]: {
+    tables: [],
+    daily: ['ai_usage_count', 'knowledge_provider_usage_count', 'compat_provider_usage_count'],
+  },
 }
 
 /** Short names (`tickets`) or consumer names (`statistics-tickets`); none: every projection. */
@@ -93,25 +112,41 @@ export async function replayProjection(
 ): Promise<RebuildReport> {
   const report: RebuildReport = { projection: def.durable, stream: def.stream, events: 0, applied: 0, failed: [] }
   const markEvery = opts.markEvery ?? 500
-  const apply = (d: Delivery) => handleOnce(svc.db, def.durable, d.envelope, (trx) => def.handle(svc, d, txOf(trx)))
   const later: Delivery[] = []
+  // the replay applies its events in batches (one transaction each, as the live consumers do: consumers/batching.ts)
+  let chunk: Delivery[] = []
+  const flush = async () => {
+    const outcomes = await applyBatch(svc, def, chunk)
+    outcomes.forEach((o, i) => {
+      if (!o.ok) later.push(chunk[i]!)
+      else if (o.applied) report.applied++
+    })
+    const last = chunk.at(-1)
+    chunk = []
+    return last
+  }
+  let marked = 0
   await svc.bus.replay(def.stream, { fromSeq: 1 }, async (d) => {
     if (!def.subjects.some((f) => subjectMatches(f, d.subject))) return
-    try {
-      if (await apply(d)) report.applied++
-    } catch {
-      later.push(d)
-    }
+    chunk.push(d)
     report.events++
-    if (report.events % markEvery === 0) await markRebuild(svc.db, def.durable, d.seq)
+    if (chunk.length >= MAX_BATCH) {
+      const last = await flush()
+      if (last && report.events - marked >= markEvery) {
+        marked = report.events
+        await markRebuild(svc.db, def.durable, last.seq)
+      }
+    }
     opts.onProgress?.(def.durable, report.events)
   })
+  if (chunk.length > 0) await flush()
   for (const d of later) {
-    try {
-      if (await apply(d)) report.applied++
-    } catch (err) {
+    const [o] = await applyBatch(svc, def, [d])
+    if (o?.ok) {
+      if (o.applied) report.applied++
+    } else {
       const { id, type } = d.envelope
-      report.failed.push({ seq: d.seq, id, type, error: (err as Error).message })
+      report.failed.push({ seq: d.seq, id, type, error: ((o?.error ?? new Error('not applied')) as Error).message })
     }
   }
   await markRebuild(svc.db, def.durable, null)
@@ -132,15 +167,4 @@ export async function rebuildProjections(
     reports.push(await replayProjection(svc, def, opts))
   }
   return reports
-}
-
-/** The unit of work a handler gets, around the inbox's transaction; a projection emits nothing. */
-function txOf(trx: Transaction<StatisticsDatabase>): Tx<StatisticsDatabase> {
-  return {
-    db: trx,
-    caller: systemCaller(),
-    emit: async (def) => {
-      throw new Error(`a projection emits no events (${def.type})`)
-    },
-  }
 }

@@ -8,13 +8,26 @@ import {
   meanRating,
   ticketFigures,
 } from '../db/dashboard.repository.ts'
-import { agentPerformance, customersBySource, type PerKey, perKey, ticketsBy } from '../db/reports.repository.ts'
+import {
+  agentPerformance,
+  customersBySource,
+  type Grain,
+  type PerKey,
+  perKey,
+  ticketsBy,
+} from '../db/reports.repository.ts'
 import { rounded } from '../domain/figures.ts'
 import { dayIn, dayStartIn } from '../domain/zones.ts'
 import type { AgentPerformance, Dashboard, KeyCount, TimeRangeDay } from '../schemas/statistics.schemas.ts'
 import { type Range, UTC } from './range.ts'
 
 const unscoped = (scope: Scope) => !scope.tenant_id && !scope.workspace_id
+
+/**
+ * UTC days are read from the aggregates per day; another zone's days are not whole UTC days, so they are read from
+ * the raw rows (grouped by UTC quarter hour).
+ */
+const grainOf = (range: Range): Grain => (range.tz === UTC ? 'day' : 'quarter')
 
 /**
  * The spec's metric definitions, each over the read models within `scope` (empty = every tenant). "Today" starts at
@@ -27,7 +40,7 @@ export async function dashboard(svc: StatisticsService, scope: Scope, now: Date,
   const [customers, agents, tickets, conversations, satisfaction, daily] = await Promise.all([
     countCustomers(svc.db, scope),
     agentFigures(svc.db, scope),
-    ticketFigures(svc.db, svc.dialect, scope, since),
+    ticketFigures(svc.db, scope, since),
     // every zone's midnight is a UTC quarter hour: the message buckets from there on are today's
     conversationFigures(svc.db, scope, since, since.slice(0, 16)),
     meanRating(svc.db, scope),
@@ -64,7 +77,7 @@ function byDay(figures: PerKey, tz: string): PerKey {
  * Days are UTC days, or `tz`'s (grouped by quarter hour in the database, then added up here).
  */
 export async function timeRange(svc: StatisticsService, scope: Scope, range: Range): Promise<TimeRangeDay[]> {
-  const grain = range.tz === UTC ? 'day' : 'quarter'
+  const grain = grainOf(range)
   const [keyed, agents] = await Promise.all([
     perKey(svc.db, svc.dialect, scope, range, grain),
     agentFigures(svc.db, scope),
@@ -98,7 +111,7 @@ export async function agentPerformanceReport(
   range: Range,
   limit: number,
 ): Promise<AgentPerformance[]> {
-  const rows = await agentPerformance(svc.db, svc.dialect, scope, range, limit)
+  const rows = await agentPerformance(svc.db, svc.dialect, scope, range, limit, grainOf(range))
   return rows.map((r) => ({
     ...r,
     avg_response_time: rounded(r.avg_response_time),
@@ -107,10 +120,10 @@ export async function agentPerformanceReport(
 }
 
 export const ticketCategories = (svc: StatisticsService, scope: Scope, range: Range): Promise<KeyCount[]> =>
-  ticketsBy(svc.db, scope, 'category', range)
+  ticketsBy(svc.db, scope, 'category', range, grainOf(range))
 
 export const ticketPriorities = (svc: StatisticsService, scope: Scope, range: Range): Promise<KeyCount[]> =>
-  ticketsBy(svc.db, scope, 'priority', range)
+  ticketsBy(svc.db, scope, 'priority', range, grainOf(range))
 
 export const customerSources = (svc: StatisticsService, scope: Scope): Promise<KeyCount[]> =>
   customersBySource(svc.db, scope)

@@ -1,9 +1,8 @@
 import { ConversationEvents } from '@switchboard/contracts'
-import type { ConsumerDef } from '@switchboard/platform'
+import { type ConsumerDef, versionOf } from '@switchboard/platform'
 import type { StatisticsService } from '../context.ts'
 import { countMessage, projectSession } from '../db/conversations.repository.ts'
 import { bumpDaily } from '../db/daily-stats.repository.ts'
-import { versionOf } from '../db/versions.ts'
 import { dayOf, quarterHourOf } from '../domain/dates.ts'
 import { payload } from './payload.ts'
 import { scopeOfEvent } from './scope.ts'
@@ -32,7 +31,7 @@ export const conversationsProjection: ConsumerDef<StatisticsService> = {
   subjects: ['conversations.>'],
   idempotency: 'inbox',
   options: (svc) => ({ maxDeliver: svc.config.consumer_max_deliver }),
-  async handle(_svc, { envelope }, tx) {
+  async handle(svc, { envelope }, tx) {
     const isSession = SESSION_EVENTS.has(envelope.type) || SESSION_WRAPPED.has(envelope.type)
     if (!isSession && envelope.type !== ConversationEvents.messageCreated.type) return // the queue's events
     const scope = scopeOfEvent(envelope)
@@ -40,7 +39,7 @@ export const conversationsProjection: ConsumerDef<StatisticsService> = {
     const now = new Date().toISOString()
     if (envelope.type === ConversationEvents.messageCreated.type) {
       const m = payload(ConversationEvents.messageCreated, envelope.data)
-      await countMessage(tx.db, scope, quarterHourOf(m.created_at))
+      await countMessage(tx.db, scope, m.created_at, quarterHourOf(m.created_at))
       await bumpDaily(tx.db, dayOf(m.created_at), 'total_messages', now)
       return
     }
@@ -48,7 +47,7 @@ export const conversationsProjection: ConsumerDef<StatisticsService> = {
       ? payload(ConversationEvents.sessionAssigned, envelope.data).session
       : payload(ConversationEvents.sessionCreated, envelope.data)
     const createdAt = new Date(s.started_at).toISOString()
-    const made = await projectSession(tx.db, {
+    const made = await projectSession(tx.db, svc.dialect, {
       session_id: s.session_id,
       ...scope,
       status: s.status,

@@ -1,5 +1,5 @@
 import { IdentityEvents } from '@switchboard/contracts'
-import type { ConsumerDef, Scope } from '@switchboard/platform'
+import { type ConsumerDef, type Scope, versionOf } from '@switchboard/platform'
 import type { Kysely } from 'kysely'
 import type { StatisticsService } from '../context.ts'
 import type { StatisticsDatabase } from '../db/database.ts'
@@ -10,7 +10,6 @@ import {
   upsertCustomer,
   upsertUserRole,
 } from '../db/directory.repository.ts'
-import { versionOf } from '../db/versions.ts'
 import { payload } from './payload.ts'
 import { scopeOfEvent } from './scope.ts'
 
@@ -38,14 +37,20 @@ export const identityProjection: ConsumerDef<StatisticsService> = {
       case IdentityEvents.userRegistered.type:
       case IdentityEvents.userRoleChanged.type: {
         const d = payload(IdentityEvents.userRoleChanged, envelope.data)
-        await upsertUserRole(tx.db, d.user_id, d.role, v)
+        await upsertUserRole(tx.db, svc.dialect, d.user_id, d.role, v)
         return
       }
       case IdentityEvents.customerUpserted.type: {
         const d = payload(IdentityEvents.customerUpserted, envelope.data)
         const at = scope ?? (await storedScope(tx.db, 'customers', d.customer_id))
         if (!at) return skipUnscoped(svc, envelope.type, envelope.id)
-        await upsertCustomer(tx.db, { customer_id: d.customer_id, user_id: d.user_id, ...at, source: d.source, ...v })
+        await upsertCustomer(tx.db, svc.dialect, {
+          customer_id: d.customer_id,
+          user_id: d.user_id,
+          ...at,
+          source: d.source,
+          ...v,
+        })
         return
       }
       case IdentityEvents.agentUpserted.type: {

@@ -1,6 +1,7 @@
 import type { ConsumerDef } from '@switchboard/platform'
 import type { StatisticsService } from '../context.ts'
 import { advancePosition } from '../db/positions.repository.ts'
+import { aiProjection } from './ai.consumer.ts'
 import { conversationsProjection } from './conversations.consumer.ts'
 import { identityProjection } from './identity.consumer.ts'
 import { ticketsProjection } from './tickets.consumer.ts'
@@ -24,6 +25,9 @@ function positioned(def: ConsumerDef<StatisticsService>): Projection {
 }
 
 /** The read models' consumers, by name (`switchboard stats rebuild --projection`), each from its own stream. */
-export const PROJECTIONS: readonly Projection[] = [identityProjection, ticketsProjection, conversationsProjection].map(
-  positioned,
-)
+export const PROJECTIONS: readonly Projection[] = [
+  identityProjection,
+  ticketsProjection,
+  conversationsProjection,
+  aiProjection,
+].map(positioned)

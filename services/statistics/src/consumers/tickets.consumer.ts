@@ -1,17 +1,9 @@
 import { TicketEvents, TicketSatisfactionEvents, TicketSlaEvents } from '@switchboard/contracts'
-import type { ConsumerDef, Scope, Tx } from '@switchboard/platform'
+import { type ConsumerDef, type Scope, type Tx, type Version, versionOf } from '@switchboard/platform'
 import type { StatisticsService } from '../context.ts'
 import { bumpDaily } from '../db/daily-stats.repository.ts'
 import type { StatisticsDatabase } from '../db/database.ts'
-import {
-  applyTicketStatus,
-  markResolved,
-  projectSatisfaction,
-  projectTicket,
-  recordViolation,
-  ticketExists,
-} from '../db/tickets.repository.ts'
-import { type Version, versionOf } from '../db/versions.ts'
+import { changeTicketStatus, projectSatisfaction, projectTicket, recordViolation } from '../db/tickets.repository.ts'
 import { dayOf } from '../domain/dates.ts'
 import { payload } from './payload.ts'
 import { scopeOfEvent } from './scope.ts'
@@ -30,33 +22,31 @@ export const ticketsProjection: ConsumerDef<StatisticsService> = {
   subjects: ['tickets.>'],
   idempotency: 'inbox',
   options: (svc) => ({ maxDeliver: svc.config.consumer_max_deliver }),
-  async handle(_svc, { envelope }, tx) {
+  async handle(svc, { envelope }, tx) {
     const v = versionOf(envelope)
     const scope = scopeOfEvent(envelope)
     const now = new Date().toISOString()
     switch (envelope.type) {
       case TicketEvents.created.type:
-        return ticketFacts(tx, requireScope(scope, envelope), payload(TicketEvents.created, envelope.data), v, now)
+        return ticketFacts(svc, tx, requireScope(scope, envelope), payload(TicketEvents.created, envelope.data), v, now)
       case TicketEvents.updated.type: {
         const d = payload(TicketEvents.updated, envelope.data)
-        return ticketFacts(tx, requireScope(scope, envelope), d.ticket, v, now)
+        return ticketFacts(svc, tx, requireScope(scope, envelope), d.ticket, v, now)
       }
       case TicketEvents.statusChanged.type: {
         const d = payload(TicketEvents.statusChanged, envelope.data)
-        // replicas share this consumer: a change may come before the ticket's creation, so it is retried
-        if (!(await ticketExists(tx.db, d.ticket_id))) throw new Error(`ticket ${d.ticket_id} not projected yet`)
-        await applyTicketStatus(tx.db, d.ticket_id, d.to, v)
         const resolvedAt = d.resolved_at ? new Date(d.resolved_at).toISOString() : null
-        if (resolvedAt && (await markResolved(tx.db, d.ticket_id, resolvedAt))) {
-          await bumpDaily(tx.db, dayOf(resolvedAt), 'resolved_tickets', now)
-        }
+        const change = await changeTicketStatus(tx.db, svc.dialect, d.ticket_id, d.to, v, resolvedAt)
+        // replicas share this consumer: a change may come before the ticket's creation, so it is retried
+        if (!change.found) throw new Error(`ticket ${d.ticket_id} not projected yet`)
+        if (resolvedAt && change.resolved) await bumpDaily(tx.db, dayOf(resolvedAt), 'resolved_tickets', now)
         return
       }
       case TicketSatisfactionEvents.rated.type:
       case TicketSatisfactionEvents.changed.type:
       case TicketSatisfactionEvents.removed.type: {
         const d = payload(TicketSatisfactionEvents.rated, envelope.data)
-        await projectSatisfaction(tx.db, {
+        await projectSatisfaction(tx.db, svc.dialect, {
           satisfaction_id: d.satisfaction_id,
           ticket_id: d.ticket_id,
           ...requireScope(scope, envelope),
@@ -82,6 +72,7 @@ export const ticketsProjection: ConsumerDef<StatisticsService> = {
 }
 
 async function ticketFacts(
+  svc: StatisticsService,
   tx: Tx<StatisticsDatabase>,
   scope: Scope,
   t: {
@@ -96,7 +87,7 @@ async function ticketFacts(
   now: string,
 ) {
   const createdAt = new Date(t.created_at).toISOString()
-  const made = await projectTicket(tx.db, {
+  const made = await projectTicket(tx.db, svc.dialect, {
     ticket_id: t.ticket_id,
     ...scope,
     agent_id: t.agent_id,

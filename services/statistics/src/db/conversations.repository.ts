@@ -1,41 +1,73 @@
+import { type Dialect, storedIsOlder } from '@switchboard/platform'
 import type { Kysely } from 'kysely'
+import { countMessageDay, moveSession } from './aggregates.repository.ts'
 import type { SessionsTable, StatisticsDatabase } from './database.ts'
-import { storedIsOlder } from './versions.ts'
+import { pendingOf } from './pending.ts'
 
 type Db = Kysely<StatisticsDatabase>
 
 /**
  * A session's facts (every session event carries them whole). True when this made the row: the session is
- * counted once in DailyStats whichever of its events arrived first.
+ * counted once in DailyStats whichever of its events arrived first. Its aggregates move with the row (the row is
+ * locked on PostgreSQL before it changes, so the status it moves from is the one another replica sees next).
  */
-export async function projectSession(db: Db, row: SessionsTable): Promise<boolean> {
+export async function projectSession(db: Db, dialect: Dialect, row: SessionsTable): Promise<boolean> {
   const made = await db
     .insertInto('sessions')
     .values(row)
     .onConflict((oc) => oc.column('session_id').doNothing())
     .executeTakeFirst()
-  if (Number(made.numInsertedOrUpdatedRows ?? 0n) > 0) return true
-  await db
+  if (Number(made.numInsertedOrUpdatedRows ?? 0n) > 0) {
+    await moveSession(db, null, row)
+    return true
+  }
+  const read = db
+    .selectFrom('sessions')
+    .select(['tenant_id', 'workspace_id', 'status', 'created_at'])
+    .where('session_id', '=', row.session_id)
+  const before = await (dialect === 'postgres' ? read.forUpdate() : read).executeTakeFirst()
+  const changed = await db
     .updateTable('sessions')
     .set({ status: row.status, version_at: row.version_at, version_id: row.version_id })
     .where('session_id', '=', row.session_id)
     .where(storedIsOlder('sessions', row))
-    .execute()
+    .executeTakeFirst()
+  if (before && Number(changed.numUpdatedRows) > 0) await moveSession(db, before, { ...before, status: row.status })
   return false
 }
 
-/** One more message in a scope's quarter hour (one statement: replicas add up). */
+/** One more message in a scope's quarter hour and day (one statement each: replicas add up). */
 export async function countMessage(
   db: Db,
   scope: { tenant_id: string; workspace_id: string },
+  createdAt: string,
   bucket: string,
+): Promise<void> {
+  await countMessageDay(db, scope, createdAt)
+  const deferred = pendingOf(db)
+  if (deferred) {
+    const id = `${scope.tenant_id}\u0000${scope.workspace_id}\u0000${bucket}`
+    const row = deferred.messages.get(id) ?? { scope, bucket, count: 0 }
+    row.count += 1
+    deferred.messages.set(id, row)
+    return
+  }
+  await countMessagesNow(db, scope, bucket, 1)
+}
+
+/** `count` more messages in a scope's quarter hour, now (a batch's flush). */
+export async function countMessagesNow(
+  db: Db,
+  scope: { tenant_id: string; workspace_id: string },
+  bucket: string,
+  count: number,
 ): Promise<void> {
   await db
     .insertInto('message_counts')
-    .values({ ...scope, bucket, count: 1 })
+    .values({ tenant_id: scope.tenant_id, workspace_id: scope.workspace_id, bucket, count })
     .onConflict((oc) =>
       oc.columns(['tenant_id', 'workspace_id', 'bucket']).doUpdateSet((eb) => ({
-        count: eb(eb.ref('message_counts.count'), '+', 1),
+        count: eb(eb.ref('message_counts.count'), '+', count),
       })),
     )
     .execute()

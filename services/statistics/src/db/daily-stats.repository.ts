@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import type { DailyCounter, DailyStatsTable, StatisticsDatabase } from './database.ts'
+import { pendingOf } from './pending.ts'
 
 const ZERO = {
   total_sessions: 0,
@@ -23,11 +24,34 @@ export async function bumpDaily(
   now: string,
   by = 1,
 ): Promise<void> {
+  const deferred = pendingOf(db)
+  if (deferred) {
+    const day = deferred.daily.get(date) ?? { counters: {}, now }
+    day.counters[counter] = (day.counters[counter] ?? 0) + by
+    day.now = now
+    deferred.daily.set(date, day)
+    return
+  }
+  await bumpDailyNow(db, date, { [counter]: by }, now)
+}
+
+/** Several counters of a day moved at once, now (a batch's flush). */
+export async function bumpDailyNow(
+  db: Kysely<StatisticsDatabase>,
+  date: string,
+  counters: Partial<Record<DailyCounter, number>>,
+  now: string,
+): Promise<void> {
+  const moved = Object.entries(counters).filter(([, by]) => by !== 0) as Array<[DailyCounter, number]>
+  if (moved.length === 0) return
   await db
     .insertInto('daily_stats')
-    .values({ date, ...ZERO, [counter]: by, updated_at: now })
+    .values({ date, ...ZERO, ...Object.fromEntries(moved), updated_at: now })
     .onConflict((oc) =>
-      oc.column('date').doUpdateSet({ [counter]: sql`${sql.ref(`daily_stats.${counter}`)} + ${by}`, updated_at: now }),
+      oc.column('date').doUpdateSet({
+        ...Object.fromEntries(moved.map(([c, by]) => [c, sql`${sql.ref(`daily_stats.${c}`)} + ${by}`])),
+        updated_at: now,
+      }),
     )
     .execute()
 }

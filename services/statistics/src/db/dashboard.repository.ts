@@ -1,7 +1,6 @@
-import { type Dialect, type Scope, whereScope } from '@switchboard/platform'
-import { type Kysely, sql } from 'kysely'
+import { type Scope, whereScope } from '@switchboard/platform'
+import type { Kysely } from 'kysely'
 import type { StatisticsDatabase } from './database.ts'
-import { secondsBetween } from './sql-dialect.ts'
 
 type Db = Kysely<StatisticsDatabase>
 
@@ -9,15 +8,27 @@ const n = (v: unknown) => (v === null || v === undefined ? 0 : Number(v))
 
 /**
  * total_customers: users with role customer (spec, User). Scoped, a user is reached through its customer records
- * of the scope (spec scope rule 2), counted once however many it has.
+ * of the scope (spec scope rule 2), counted once however many it has: per workspace, the aggregate customer_counts;
+ * a tenant without a workspace (a user may have records in several of its workspaces) counts the raw rows.
  */
 export async function countCustomers(db: Db, scope: Scope): Promise<number> {
-  let q = db
+  if (!scope.tenant_id && !scope.workspace_id) {
+    const row = await db
+      .selectFrom('user_role_counts')
+      .select('count')
+      .where('role', '=', 'customer')
+      .executeTakeFirst()
+    return n(row?.count)
+  }
+  if (scope.tenant_id && scope.workspace_id) {
+    const row = await whereScope(db.selectFrom('customer_counts'), scope).select('customers').executeTakeFirst()
+    return n(row?.customers)
+  }
+  const q = db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('users.role', '=', 'customer')
-  if (scope.tenant_id || scope.workspace_id) {
-    q = q.where((eb) =>
+    .where((eb) =>
       eb.exists(
         whereScope(
           eb
@@ -29,7 +40,6 @@ export async function countCustomers(db: Db, scope: Scope): Promise<number> {
         ),
       ),
     )
-  }
   return n((await q.executeTakeFirst())?.n)
 }
 
@@ -54,23 +64,29 @@ export async function agentFigures(db: Db, scope: Scope) {
   }
 }
 
-/** Tickets: all, since `since`, by status; avg_resolution_time over tickets with resolved_at set (seconds). */
-export async function ticketFigures(db: Db, dialect: Dialect, scope: Scope, since: string) {
+/**
+ * Tickets: all and by status (ticket_status_counts), since `since` (the raw rows of today, by index),
+ * avg_resolution_time over tickets with resolved_at set (seconds; the sums and counts of ticket_days).
+ */
+export async function ticketFigures(db: Db, scope: Scope, since: string) {
   const [byStatus, today, resolution] = await Promise.all([
-    whereScope(db.selectFrom('tickets'), scope)
-      .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
+    whereScope(db.selectFrom('ticket_status_counts'), scope)
+      .select((eb) => ['status', eb.fn.sum<number>('count').as('n')])
       .groupBy('status')
       .execute(),
     whereScope(db.selectFrom('tickets'), scope)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('created_at', '>=', since)
       .executeTakeFirst(),
-    whereScope(db.selectFrom('tickets'), scope)
-      .select(sql<number>`avg(${secondsBetween(dialect, 'created_at', 'resolved_at')})`.as('avg'))
-      .where('resolved_at', 'is not', null)
+    whereScope(db.selectFrom('ticket_days'), scope)
+      .select((eb) => [
+        eb.fn.sum<number>('resolution_sum').as('sum'),
+        eb.fn.sum<number>('resolution_count').as('count'),
+      ])
       .executeTakeFirst(),
   ])
   const count = (s: string) => n(byStatus.find((r) => r.status === s)?.n)
+  const resolved = n(resolution?.count)
   return {
     total_tickets: byStatus.reduce((a, r) => a + n(r.n), 0),
     today_tickets: n(today?.n),
@@ -78,23 +94,20 @@ export async function ticketFigures(db: Db, dialect: Dialect, scope: Scope, sinc
     assigned_tickets: count('assigned'),
     resolved_tickets: count('resolved'),
     closed_tickets: count('closed'),
-    avg_resolution_time: n(resolution?.avg),
+    avg_resolution_time: resolved === 0 ? 0 : n(resolution?.sum) / resolved,
   }
 }
 
-/** Sessions: all, since `since`, active; messages since the bucket `sinceBucket`. */
+/** Sessions: all and active (session_status_counts), since `since` (raw rows); messages since the bucket `sinceBucket`. */
 export async function conversationFigures(db: Db, scope: Scope, since: string, sinceBucket: string) {
-  const [total, today, active, messages] = await Promise.all([
-    whereScope(db.selectFrom('sessions'), scope)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirst(),
+  const [byStatus, today, messages] = await Promise.all([
+    whereScope(db.selectFrom('session_status_counts'), scope)
+      .select((eb) => ['status', eb.fn.sum<number>('count').as('n')])
+      .groupBy('status')
+      .execute(),
     whereScope(db.selectFrom('sessions'), scope)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('created_at', '>=', since)
-      .executeTakeFirst(),
-    whereScope(db.selectFrom('sessions'), scope)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('status', '=', 'active')
       .executeTakeFirst(),
     whereScope(db.selectFrom('message_counts'), scope)
       .select((eb) => eb.fn.sum<number>('count').as('n'))
@@ -102,18 +115,18 @@ export async function conversationFigures(db: Db, scope: Scope, since: string, s
       .executeTakeFirst(),
   ])
   return {
-    total_sessions: n(total?.n),
+    total_sessions: byStatus.reduce((a, r) => a + n(r.n), 0),
     today_sessions: n(today?.n),
     today_messages: n(messages?.n),
-    active_sessions: n(active?.n),
+    active_sessions: n(byStatus.find((r) => r.status === 'active')?.n),
   }
 }
 
 /** customer_satisfaction: the mean rating of the ratings kept (removed ones are not), 0 when there are none. */
 export async function meanRating(db: Db, scope: Scope): Promise<number> {
-  const row = await whereScope(db.selectFrom('satisfactions'), scope)
-    .select((eb) => eb.fn.avg<number>('rating').as('avg'))
-    .where('removed', '=', 0)
+  const row = await whereScope(db.selectFrom('ticket_days'), scope)
+    .select((eb) => [eb.fn.sum<number>('rating_sum').as('sum'), eb.fn.sum<number>('rating_count').as('count')])
     .executeTakeFirst()
-  return n(row?.avg)
+  const count = n(row?.count)
+  return count === 0 ? 0 : n(row?.sum) / count
 }

@@ -118,6 +118,93 @@ export interface ProjectionPositionsTable {
   rebuild_seq: number | string | null
 }
 
+// Aggregates (migration 0003, README "Aggregates"): kept by the projections in each event's transaction, as deltas
+// of the raw rows' contributions (aggregates.repository.ts), so they always equal the raw rows summed.
+
+/** Per scope and UTC day: tickets created (by created_at), resolved (by resolved_at, with their resolution time in
+ * seconds), ratings kept (by the rating's created_at), SLA violations (by violated_at). */
+export interface TicketDaysTable {
+  tenant_id: string
+  workspace_id: string
+  day: string
+  created: number
+  resolved: number
+  resolution_sum: number
+  resolution_count: number
+  rating_sum: number
+  rating_count: number
+  sla_violations: number
+}
+
+/** Per scope: tickets by their current status. */
+export interface TicketStatusCountsTable {
+  tenant_id: string
+  workspace_id: string
+  status: string
+  count: number
+}
+
+/** Per scope, agent (tickets.agent_id, the agent's user id) and UTC day of creation: its tickets, those resolved or
+ * closed now, and the resolution times of those with resolved_at. */
+export interface TicketAgentDaysTable {
+  tenant_id: string
+  workspace_id: string
+  agent_id: string
+  day: string
+  total: number
+  resolved: number
+  resolution_sum: number
+  resolution_count: number
+}
+
+/** Per scope, UTC day of creation and dimension (`category` | `priority`): tickets by the dimension's value. */
+export interface TicketKeyDaysTable {
+  tenant_id: string
+  workspace_id: string
+  day: string
+  dimension: string
+  key: string
+  count: number
+}
+
+/** Per scope and UTC day: sessions created (started_at) and messages. */
+export interface ConversationDaysTable {
+  tenant_id: string
+  workspace_id: string
+  day: string
+  sessions: number
+  messages: number
+}
+
+/** Per scope: sessions by their current status. */
+export interface SessionStatusCountsTable {
+  tenant_id: string
+  workspace_id: string
+  status: string
+  count: number
+}
+
+/** Users by role (total_customers unscoped). */
+export interface UserRoleCountsTable {
+  role: string
+  count: number
+}
+
+/** Per scope: the users with role customer that have a customer record there, each once (total_customers scoped). */
+export interface CustomerCountsTable {
+  tenant_id: string
+  workspace_id: string
+  customers: number
+}
+
+/** Per scope: customer records by source. */
+export interface CustomerSourceCountsTable {
+  tenant_id: string
+  workspace_id: string
+  source: string
+  count: number
+}
+
 /** Only this service's tables (docs/architecture.md §1, rule 1); outbox and inbox belong to @switchboard/events. */
 export interface StatisticsDatabase {
   users: UsersTable
@@ -130,6 +217,15 @@ export interface StatisticsDatabase {
   sla_violations: SlaViolationsTable
   daily_stats: DailyStatsTable
   projection_positions: ProjectionPositionsTable
+  ticket_days: TicketDaysTable
+  ticket_status_counts: TicketStatusCountsTable
+  ticket_agent_days: TicketAgentDaysTable
+  ticket_key_days: TicketKeyDaysTable
+  conversation_days: ConversationDaysTable
+  session_status_counts: SessionStatusCountsTable
+  user_role_counts: UserRoleCountsTable
+  customer_counts: CustomerCountsTable
+  customer_source_counts: CustomerSourceCountsTable
 }
 
 export type DailyCounter = Exclude<keyof DailyStatsTable, 'date' | 'updated_at'>

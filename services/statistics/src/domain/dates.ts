@@ -34,8 +34,11 @@ export function checkRange(start: string, end: string): RangeCheck {
   return { ok: true, start: startOfDay(start), end: startOfDay(nextDay(end)), days }
 }
 
-/** `YYYY-MM-DD` of an instant, in UTC. */
-export const dayOf = (at: Date | string) => new Date(at).toISOString().slice(0, 10)
+const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
+
+/** `YYYY-MM-DD` of an instant, in UTC (an ISO string in UTC is its own prefix: the projections' common case). */
+export const dayOf = (at: Date | string) =>
+  typeof at === 'string' && UTC_ISO.test(at) ? at.slice(0, 10) : new Date(at).toISOString().slice(0, 10)
 
 /** The instant a day starts, as the ISO string timestamps are compared with. */
 export const startOfDay = (day: string) => `${day}T00:00:00.000Z`

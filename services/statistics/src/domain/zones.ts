@@ -45,10 +45,12 @@ function wallClock(ms: number, tz: string) {
 const offsetAt = (ms: number, tz: string) => wallClock(ms, tz).ms - Math.floor(ms / 1000) * 1000
 
 /** The calendar day (`YYYY-MM-DD`) an instant falls on in `tz`. */
-export const dayIn = (at: Date | string | number, tz: string) => wallClock(new Date(at).getTime(), tz).day
+export const dayIn = (at: Date | string | number, tz: string) =>
+  tz === 'UTC' ? new Date(at).toISOString().slice(0, 10) : wallClock(new Date(at).getTime(), tz).day
 
 /** The instant `day` starts in `tz` (its local midnight; the first instant of the day where midnight is skipped). */
 export function dayStartIn(day: string, tz: string): string {
+  if (tz === 'UTC') return `${day}T00:00:00.000Z`
   const midnight = Date.parse(`${day}T00:00:00.000Z`)
   let start = midnight - offsetAt(midnight, tz)
   const again = midnight - offsetAt(start, tz)

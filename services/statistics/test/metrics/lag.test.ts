@@ -3,6 +3,7 @@
 import { TicketEvents } from '@switchboard/contracts'
 import { inEachStorageMode, waitFor } from '@switchboard/testing'
 import t from 'tap'
+import { AI_PROJECTION } from '../../src/consumers/ai.consumer.ts'
 import { CONVERSATIONS_PROJECTION } from '../../src/consumers/conversations.consumer.ts'
 import { IDENTITY_PROJECTION } from '../../src/consumers/identity.consumer.ts'
 import { TICKETS_PROJECTION } from '../../src/consumers/tickets.consumer.ts'
@@ -45,9 +46,12 @@ inEachStorageMode(t, 'projection lag', async (t, mode) => {
         [IDENTITY_PROJECTION, 0, false],
         [TICKETS_PROJECTION, 0, false],
         [CONVERSATIONS_PROJECTION, 0, false],
+        [AI_PROJECTION, 0, false],
       ],
     )
-    for (const p of [IDENTITY_PROJECTION, TICKETS_PROJECTION, CONVERSATIONS_PROJECTION]) t.equal(await gauge(p), 0, p)
+    for (const p of [IDENTITY_PROJECTION, TICKETS_PROJECTION, CONVERSATIONS_PROJECTION, AI_PROJECTION]) {
+      t.equal(await gauge(p), 0, p)
+    }
   })
 
   t.test('an event not applied yet: its age; once applied, 0 again', async (t) => {

@@ -11,6 +11,7 @@ import { statistics } from '../../src/build.ts'
 import { recomputeDay } from '../../src/commands/daily-stats.commands.ts'
 import { loadConfig } from '../../src/config.ts'
 import type { StatisticsService } from '../../src/context.ts'
+import { aggregatesDrift } from '../../src/db/aggregates-check.ts'
 import { findDaily } from '../../src/db/daily-stats.repository.ts'
 import { ACME, INTERNAL_SECRET } from '../helpers/app.ts'
 
@@ -68,7 +69,9 @@ t.test('three replicas project one stream: every record counted once (postgres)'
   const sends: Promise<void>[] = []
   for (let i = 0; i < TICKETS; i++) {
     sends.push(send(TicketEvents.created.type, facts(i, 'open')))
-    sends.push(send(TicketEvents.updated.type, { ticket: facts(i, 'resolved'), changed: ['status'] }))
+    // assigned by the update: the agent's aggregates move with it, whichever replica applies what first
+    const assigned = { ...facts(i, 'resolved'), agent_id: `u-a${i % 3}` }
+    sends.push(send(TicketEvents.updated.type, { ticket: assigned, changed: ['status', 'agent_id'] }))
     const resolved = { ticket_id: `t-${i}`, resolved_at: at(i + 30), closed_at: null }
     sends.push(send(TicketEvents.statusChanged.type, { ...resolved, from: 'open', to: 'resolved' }))
     // closing carries the same resolved_at: a second replica must not count the resolution again
@@ -140,4 +143,11 @@ t.test('three replicas project one stream: every record counted once (postgres)'
     total_sessions: before.total_sessions,
     total_messages: before.total_messages,
   })
+  // the aggregates the replicas moved concurrently equal the ones the raw rows give
+  const drift = async () => {
+    const d = await aggregatesDrift(svc.db, svc.dialect)
+    return d.length === 0 ? d : undefined
+  }
+  await waitFor(drift, 10_000).catch(() => undefined)
+  t.same(await aggregatesDrift(svc.db, svc.dialect), [], 'aggregates equal the raw rows summed')
 })

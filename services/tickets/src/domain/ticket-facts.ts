@@ -6,6 +6,7 @@ import type { Ticket } from '../schemas/tickets.schemas.ts'
 export function ticketFacts(t: Ticket): Static<(typeof TicketEvents)['created']['data']> {
   return {
     ticket_id: t.id,
+    title: t.title,
     customer_id: t.customer_id,
     agent_id: t.agent_id,
     category: t.category,

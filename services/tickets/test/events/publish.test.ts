@@ -51,7 +51,14 @@ inEachStorageMode(t, 'events', async (t, mode) => {
       workspace_id: 'support',
       actor: { user_id: 'agent-1', kind: 'agent' },
       request_id: res.headers['x-request-id'],
-      data: { ticket_id: ticket.id, customer_id: 'cust-1', priority: 'high', status: 'open', agent_id: null },
+      data: {
+        ticket_id: ticket.id,
+        title: 'Outboxed',
+        customer_id: 'cust-1',
+        priority: 'high',
+        status: 'open',
+        agent_id: null,
+      },
     })
     t.equal((await streamEvents(bus, 'TICKETS')).length, 0, 'nothing on the bus yet')
 
