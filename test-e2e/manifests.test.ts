@@ -121,6 +121,7 @@ t.test('alerts parse and use metric names the code registers', async (t) => {
     'packages/events/src/metrics.ts',
     'gateway/src/metrics.ts',
     'services/statistics/src/metrics/statistics.metrics.ts',
+    'services/ai-orchestrator/src/metrics/ai.metrics.ts',
   ]
     .map((f) => readFileSync(join(REPO_ROOT, f), 'utf8'))
     .join('\n')

@@ -286,6 +286,7 @@ inEachMode('statistics: every endpoint equals its definition', {}, async (t, sys
         ['statistics-identity', 0],
         ['statistics-tickets', 0],
         ['statistics-conversations', 0],
+        ['statistics-ai', 0],
       ],
     )
     const metrics = await fetch(new URL('/metrics', system.serviceUrls.statistics![0]!)).then((r) => r.text())

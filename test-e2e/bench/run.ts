@@ -1,5 +1,5 @@
 // Benchmarks against the real fleet (PostgreSQL, Redis, NATS):
-// `npm run bench [-- walking|login|revocation|websocket|failover|sla|tickets-list|conversations|realtime]`.
+// `npm run bench [-- walking|login|revocation|websocket|failover|sla|tickets-list|conversations|realtime|ai|statistics]`.
 // Every figure is a ratio or a percentile taken in ONE run, because this machine is noisy.
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -11,6 +11,7 @@ import { createRootLogger } from '@switchboard/platform'
 import { engineUrls, startWsEcho, uniqueId } from '@switchboard/testing'
 import { client } from '../harness/http.ts'
 import { createTicket, realCustomer } from '../harness/tickets-kit.ts'
+import { benchAi } from './ai.bench.ts'
 import { benchConversationMessages } from './conversations.bench.ts'
 import { benchQueueConcurrency } from './conversations-queue.bench.ts'
 import { benchFailover } from './failover.bench.ts'
@@ -18,6 +19,7 @@ import { benchLogin, benchRevocation } from './identity.bench.ts'
 import { counter, fmt, type LoadResult, load, startHelloWorld } from './lib.ts'
 import { benchRealtime } from './realtime.bench.ts'
 import { benchSla } from './sla.bench.ts'
+import { benchStatistics, statisticsBenchOptions } from './statistics.bench.ts'
 import { benchTicketList } from './tickets-list.bench.ts'
 import { benchWebsocket } from './websocket.bench.ts'
 
@@ -107,6 +109,29 @@ if (all || which.has('realtime')) {
     fanoutRate: Number(process.env.BENCH_REALTIME_FANOUT_RATE ?? 25),
     fanoutSockets: Number(process.env.BENCH_REALTIME_FANOUT_SOCKETS ?? 1000),
     idleSockets: Number(process.env.BENCH_REALTIME_IDLE ?? 10_000),
+  })
+  if (which.size === 1) {
+    await echo.close()
+    writeResults()
+    process.exit(0)
+  }
+}
+// Statistics on a world of a million tickets: its own fleet, the world loaded by SQL through the projection code.
+if (all || which.has('statistics')) {
+  results.statistics = await benchStatistics(env, logger, statisticsBenchOptions())
+  if (which.size === 1) {
+    await echo.close()
+    writeResults()
+    process.exit(0)
+  }
+}
+// AI answers: its own fleet (identity and ai-orchestrator), a provider stand-in answering in 50 ms.
+if (all || which.has('ai')) {
+  results.ai = await benchAi(env, logger, {
+    durationS,
+    warmUpS: WARM_UP_S,
+    connections: Number(process.env.BENCH_AI_CONNECTIONS ?? 100),
+    providerMs: Number(process.env.BENCH_AI_PROVIDER_MS ?? 50),
   })
   if (which.size === 1) {
     await echo.close()

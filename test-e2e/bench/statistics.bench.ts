@@ -1,0 +1,371 @@
+import { dropNamespace, loadUnit, mintServiceToken, rebuildStats, startFleet } from '@switchboard/cli'
+import { ConversationEvents, type EventDef, TicketEvents, UNITS } from '@switchboard/contracts'
+import { createJetStreamBus, newEnvelope } from '@switchboard/events'
+import type { Logger } from '@switchboard/platform'
+import { engineUrls, uniqueId } from '@switchboard/testing'
+import autocannon from 'autocannon'
+import { type Kysely, sql } from 'kysely'
+import { fmt, percentile } from './lib.ts'
+import { CATEGORIES, DAYS, loadWorld, PRIORITIES, TENANTS, WORKSPACE } from './statistics-world.ts'
+
+export interface StatisticsBenchOptions {
+  tickets: number
+  sessions: number
+  messages: number
+  customers: number
+  agentsPerTenant: number
+  events: number
+  connections: number
+  durationS: number
+  rebuild: boolean
+}
+
+export interface EndpointFigure {
+  endpoint: string
+  view: 'scoped' | 'unscoped'
+  path: string
+  rps: number
+  p50_ms: number
+  p95_ms: number
+  p99_ms: number
+  requests: number
+  non2xx: number
+  errors: number
+}
+
+export interface StatisticsBenchResult {
+  world: { tickets: number; sessions: number; messages: number; customers: number; agents: number; days: number }
+  load_s: number
+  load_steps: string[]
+  connections: number
+  endpoints: EndpointFigure[]
+  worst_p95_ms: number
+  projection: {
+    events: number
+    publish_s: number
+    applied_s: number
+    events_per_s: number
+    lag_caught_up_s: number
+  }
+  aggregates_drift: string[]
+  rebuild: { s: number; events: number; applied: number; events_per_s: number; failed: number }
+  rebuild_world_estimate_s: number
+}
+
+/** What the bench uses of services/statistics, loaded as the CLI loads units (test-e2e does not depend on it). */
+interface StatisticsUnit {
+  loadConfig(env: NodeJS.ProcessEnv): any
+  build(config: any, deps: { logger: Logger }): Promise<{ close(): Promise<void> }>
+  statistics: { contextOf(app: unknown): { db: Kysely<any> } }
+  buildAggregates(app: unknown): Promise<void>
+  checkAggregates(app: unknown): Promise<string[]>
+}
+
+/** One autocannon run of `url`, every response's latency kept (autocannon's own percentiles have no p95). */
+function measure(url: string, headers: Record<string, string>, connections: number, durationS: number) {
+  return new Promise<{ times: number[]; rps: number; non2xx: number; errors: number; total: number }>(
+    (resolve, reject) => {
+      const times: number[] = []
+      const instance = autocannon({ url, connections, duration: durationS, headers }, (err, result) => {
+        if (err) reject(err)
+        else {
+          resolve({
+            times,
+            rps: result.requests.average,
+            non2xx: result.non2xx,
+            errors: result.errors + result.timeouts,
+            total: result.requests.total,
+          })
+        }
+      })
+      instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) =>
+        times.push(responseTime),
+      )
+    },
+  )
+}
+
+const day = (offset: number) => new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10)
+
+export async function benchStatistics(
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+  o: StatisticsBenchOptions,
+): Promise<StatisticsBenchResult> {
+  const engines = engineUrls()
+  const namespace = uniqueId('benchstats')
+  const fleet = await startFleet({
+    replicas: 1,
+    gatewayReplicas: 1,
+    port: 0,
+    servicePort: 0,
+    namespace,
+    services: ['identity', 'statistics'],
+    env: {
+      ...env,
+      // a CPU profile of every unit of the fleet, written when it stops
+      ...(process.env.BENCH_STATS_CPU_PROF_DIR
+        ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_STATS_CPU_PROF_DIR}` }
+        : {}),
+    },
+    logger,
+    output: (line) => {
+      if (/"level":(50|60)/.test(line)) process.stderr.write(`${line}\n`)
+    },
+  })
+  const unit = (await loadUnit(UNITS.statistics)) as unknown as StatisticsUnit
+  const statsEnv = { ...fleet.unitEnv('statistics'), CACHE_DRIVER: 'memory', PORT: '0', LOG_LEVEL: 'warn' }
+  // an app on the fleet's statistics schema, never started (no consumers): the loader's connection and checks
+  const app = await unit.build(unit.loadConfig(statsEnv), { logger })
+  const db = unit.statistics.contextOf(app).db
+  const bus = await createJetStreamBus({ url: engines.natsUrl, prefix: namespace, logger, name: 'bench-statistics' })
+  try {
+    const gateway = fleet.gatewayUrls[0]!
+    const loadStarted = performance.now()
+    const steps = await loadWorld(db, o, () => unit.buildAggregates(app))
+    const load_s = (performance.now() - loadStarted) / 1000
+    const agents = o.agentsPerTenant * TENANTS.length
+    console.log(
+      `statistics: loaded ${o.tickets} tickets, ${o.sessions} sessions, ${o.messages} messages, ${o.customers} customers, ${agents} agents over ${DAYS} days in ${TENANTS.length} tenants in ${fmt(load_s)} s (${steps.join(', ')})`,
+    )
+
+    // 2. the endpoints through the gateway
+    const token = async (scoped: boolean) =>
+      (
+        await mintServiceToken({
+          service: 'bench-statistics',
+          permissions: ['statistics.read'],
+          ...(scoped ? { tenant_id: TENANTS[0], workspace_id: WORKSPACE } : {}),
+          env: fleet.env,
+        })
+      ).token
+    const views = { scoped: await token(true), unscoped: await token(false) } as const
+    const range = `start_date=${day(29)}&end_date=${day(0)}`
+    const endpoints: Array<[string, string]> = [
+      ['dashboard', '/api/statistics/dashboard'],
+      ['time-range (30 days)', `/api/statistics/time-range?${range}`],
+      ['agent-performance (30 days)', `/api/statistics/agent-performance?${range}&limit=10`],
+      ['ticket-category (last 30 days)', '/api/statistics/ticket-category'],
+      ['ticket-priority (last 30 days)', '/api/statistics/ticket-priority'],
+      ['customer-source', '/api/statistics/customer-source'],
+      ['time-range (365 days)', `/api/statistics/time-range?start_date=${day(364)}&end_date=${day(0)}`],
+    ]
+    const figures: EndpointFigure[] = []
+    for (const [endpoint, path] of endpoints) {
+      for (const view of ['scoped', 'unscoped'] as const) {
+        const headers = { authorization: `Bearer ${views[view]}` }
+        const check = await fetch(new URL(path, gateway), { headers })
+        if (check.status !== 200) throw new Error(`${endpoint} ${view}: ${check.status} ${await check.text()}`)
+        const body = (await check.json()) as unknown
+        if (endpoint === 'dashboard') console.log(`statistics: dashboard ${view}: ${JSON.stringify(body)}`)
+        await measure(new URL(path, gateway).href, headers, o.connections, 2)
+        const r = await measure(new URL(path, gateway).href, headers, o.connections, o.durationS)
+        const f: EndpointFigure = {
+          endpoint,
+          view,
+          path,
+          rps: r.rps,
+          p50_ms: percentile(r.times, 50),
+          p95_ms: percentile(r.times, 95),
+          p99_ms: percentile(r.times, 99),
+          requests: r.total,
+          non2xx: r.non2xx,
+          errors: r.errors,
+        }
+        figures.push(f)
+        console.log(
+          `statistics: ${endpoint.padEnd(31)} ${view.padEnd(8)} ${fmt(f.rps, 0).padStart(5)} req/s  p50 ${fmt(f.p50_ms)} ms  p95 ${fmt(f.p95_ms)} ms  p99 ${fmt(f.p99_ms)} ms  non-2xx ${f.non2xx} errors ${f.errors} (target p95 ≤ 100 ms)`,
+        )
+      }
+    }
+
+    // 3. projection throughput: events of the real contracts onto the fleet's JetStream, applied by the replica
+    const projection = await projectionThroughput(db, bus, gateway, views.unscoped, o.events)
+    console.log(
+      `statistics: projection of ${o.events} events: published in ${fmt(projection.publish_s)} s, applied in ${fmt(projection.applied_s)} s = ${fmt(projection.events_per_s, 0)} events/s (target ≥ 10,000); /lag caught up after ${fmt(projection.lag_caught_up_s)} s`,
+    )
+
+    // 4. the aggregates the events moved, over the whole world, against the raw rows summed
+    const drift = await unit.checkAggregates(app)
+    console.log(
+      `statistics: aggregates against the raw rows: ${drift.length === 0 ? 'equal' : `${drift.length} rows differ`}`,
+    )
+    for (const line of drift.slice(0, 10)) console.log(`    ${line}`)
+
+    // 5. a full rebuild (switchboard stats rebuild) of what the streams hold (BENCH_STATS_REBUILD=0: none, so that a
+    // kept schema keeps the loaded world)
+    const rebuildStarted = performance.now()
+    const reports = o.rebuild ? await rebuildStats({ env: fleet.unitEnv('statistics'), logger }) : []
+    const rebuild_s = (performance.now() - rebuildStarted) / 1000
+    const events = reports.reduce((n, r) => n + r.events, 0)
+    const rebuild = {
+      s: rebuild_s,
+      events,
+      applied: reports.reduce((n, r) => n + r.applied, 0),
+      events_per_s: events / rebuild_s,
+      failed: reports.reduce((n, r) => n + r.failed.length, 0),
+    }
+    // the world as events: a ticket's creation and two status changes, a rating, a violation, a session, a message
+    const worldEvents = o.tickets * 3 + o.tickets * 0.12 + o.tickets * 0.05 + o.sessions + o.messages
+    const estimate = worldEvents / rebuild.events_per_s
+    console.log(
+      `statistics: stats rebuild of every projection: ${events} events (${rebuild.applied} applied, ${rebuild.failed} failed) in ${fmt(rebuild_s)} s = ${fmt(rebuild.events_per_s, 0)} events/s; the loaded world as events (~${fmt(worldEvents / 1e6, 2)} M) would take ~${fmt(estimate / 60, 0)} min`,
+    )
+    const afterRebuild = await unit.checkAggregates(app)
+    console.log(
+      `statistics: aggregates after the rebuild: ${afterRebuild.length === 0 ? 'equal to the raw rows' : `${afterRebuild.length} rows differ`}`,
+    )
+    return {
+      world: {
+        tickets: o.tickets,
+        sessions: o.sessions,
+        messages: o.messages,
+        customers: o.customers,
+        agents,
+        days: DAYS,
+      },
+      load_s,
+      load_steps: steps,
+      connections: o.connections,
+      endpoints: figures,
+      worst_p95_ms: Math.max(...figures.map((f) => f.p95_ms)),
+      projection,
+      aggregates_drift: [...drift, ...afterRebuild],
+      rebuild,
+      rebuild_world_estimate_s: estimate,
+    }
+  } finally {
+    await bus.close()
+    await app.close()
+    await fleet.close()
+    if (process.env.BENCH_STATS_KEEP === '1') console.log(`statistics: kept namespace ${namespace}`)
+    else await dropNamespace(namespace, engines).catch((err) => console.error('namespace cleanup failed', err))
+  }
+}
+
+/**
+ * `events` events published at once (256 in flight): a third tickets' (created, assigned, resolved), the rest
+ * conversations' (a session created per 30 messages), all of tenant bench-t2 and of the last day. Timed from the
+ * first publish to the last inbox row of the two projections; the lag endpoint is polled until it says caught up.
+ */
+async function projectionThroughput(
+  db: Kysely<any>,
+  bus: Awaited<ReturnType<typeof createJetStreamBus>>,
+  gateway: string,
+  token: string,
+  events: number,
+) {
+  const scope = { tenant_id: TENANTS[1], workspace_id: WORKSPACE }
+  const actor = { user_id: 'bench', kind: 'service' as const }
+  const now = Date.now()
+  const iso = (i: number) => new Date(now - 86_400_000 + (i % 86_000) * 1000).toISOString()
+  const list: Array<{ def: EventDef; data: unknown }> = []
+  const tickets = Math.floor(events / 3 / 3)
+  for (let i = 0; i < tickets; i++) {
+    const facts = {
+      ticket_id: `pt-${i}`,
+      customer_id: 'u-c1',
+      agent_id: null as string | null,
+      category: CATEGORIES[i % 5],
+      priority: PRIORITIES[i % 4],
+      status: 'open',
+      source: 'web',
+      created_at: iso(i),
+    }
+    list.push({ def: TicketEvents.created, data: facts })
+    list.push({
+      def: TicketEvents.updated,
+      data: { ticket: { ...facts, agent_id: `u-a${3 * (i % 10) + 1}`, status: 'assigned' }, changed: ['agent_id'] },
+    })
+    list.push({
+      def: TicketEvents.statusChanged,
+      data: { ticket_id: `pt-${i}`, from: 'assigned', to: 'resolved', resolved_at: iso(i + 600), closed_at: null },
+    })
+  }
+  for (let i = 0; list.length < events; i++) {
+    const session = `ps-${Math.floor(i / 30)}`
+    if (i % 30 === 0) {
+      list.push({
+        def: ConversationEvents.sessionCreated,
+        data: {
+          session_id: session,
+          status: 'active',
+          channel: 'web',
+          subject: '',
+          customer_id: 'u-c1',
+          visitor_id: null,
+          agent_id: null,
+          ticket_id: null,
+          started_at: iso(i),
+          last_message_at: null,
+          ended_at: null,
+        },
+      })
+    } else {
+      list.push({
+        def: ConversationEvents.messageCreated,
+        data: {
+          message_id: `pm-${i}`,
+          session_id: session,
+          sender: 'customer',
+          sender_id: 'u-c1',
+          kind: 'text',
+          content: 'bench',
+          metadata: {},
+          created_at: iso(i),
+          seq: i,
+          session_status: 'active',
+          agent_id: null,
+        },
+      })
+    }
+  }
+  const consumers = ['statistics-tickets', 'statistics-conversations']
+  const started = performance.now()
+  const t0 = new Date()
+  let next = 0
+  await Promise.all(
+    Array.from({ length: 256 }, async () => {
+      while (next < list.length) {
+        const { def, data } = list[next++]!
+        await bus.publish(def.type, newEnvelope({ type: def.type, ...scope, actor, data }))
+      }
+    }),
+  )
+  const publish_s = (performance.now() - started) / 1000
+  let lag_caught_up_s = Number.NaN
+  for (;;) {
+    const applied = await sql<{ n: string; last: Date | null }>`
+      select count(*) as n, max(processed_at) as last from inbox
+      where consumer in (${sql.join(consumers)}) and processed_at >= ${t0.toISOString()}
+    `.execute(db)
+    const row = applied.rows[0]!
+    const lag = await fetch(new URL('/api/statistics/lag', gateway), { headers: { authorization: `Bearer ${token}` } })
+    const caught = lag.status === 200 && ((await lag.json()) as { caught_up: boolean }).caught_up
+    if (caught && Number.isNaN(lag_caught_up_s)) lag_caught_up_s = (performance.now() - started) / 1000
+    if (Number(row.n) >= list.length && caught) {
+      const applied_s = (new Date(row.last!).getTime() - t0.getTime()) / 1000
+      return { events: list.length, publish_s, applied_s, events_per_s: list.length / applied_s, lag_caught_up_s }
+    }
+    if (performance.now() - started > 600_000)
+      throw new Error(`projection: ${row.n} of ${list.length} applied in 10 min`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+}
+
+/** The sizes from the environment: BENCH_STATS_SCALE multiplies the world (not the agents). */
+export function statisticsBenchOptions(e: NodeJS.ProcessEnv = process.env): StatisticsBenchOptions {
+  const scale = Number(e.BENCH_STATS_SCALE ?? 1)
+  const sized = (name: string, full: number) => Math.max(1000, Math.round(Number(e[name] ?? full) * scale))
+  return {
+    tickets: sized('BENCH_STATS_TICKETS', 1_000_000),
+    sessions: sized('BENCH_STATS_SESSIONS', 200_000),
+    messages: sized('BENCH_STATS_MESSAGES', 5_000_000),
+    customers: sized('BENCH_STATS_CUSTOMERS', 60_000),
+    agentsPerTenant: Number(e.BENCH_STATS_AGENTS_PER_TENANT ?? 50),
+    events: Number(e.BENCH_STATS_EVENTS ?? 30_000),
+    connections: Number(e.BENCH_STATS_CONNECTIONS ?? 20),
+    durationS: Number(e.BENCH_STATS_DURATION_S ?? 8),
+    rebuild: e.BENCH_STATS_REBUILD !== '0',
+  }
+}
