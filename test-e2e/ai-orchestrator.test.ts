@@ -2,7 +2,8 @@
 // providers' and the LLM's APIs (services/ai-orchestrator/test/helpers/stand-ins.ts): a widget message answered by
 // the AI from the primary provider (composed by the LLM, written back into the conversation); the primary down →
 // the compatibility provider; both down → the local knowledge base with strategy fallback; "I want a human" → the
-// waiting queue; and statistics' DailyStats AI counters moving with the answers.
+// waiting queue; statistics' DailyStats AI counters moving with the answers; a workspace's own provider set under
+// governance, and one on an address the operator did not allow (AI_OUTBOUND_ALLOWED_HOSTS) never called.
 
 import { mintServiceToken } from '@switchboard/cli'
 import t from 'tap'
@@ -20,10 +21,17 @@ const SHIPPING = { title: 'Shipping times', content: 'Parcels ship within two bu
 const primary = await startPrimaryStandIn({ docs: [REFUND] })
 // a workspace's own provider, set through config-governance
 const own = await startPrimaryStandIn({ docs: [OWN], apiKey: 'own-provider-key', datasetId: 'own-ds' })
+// a workspace's own provider on a loopback address the harness's AI_OUTBOUND_ALLOWED_HOSTS (127.0.0.1) leaves out
+const blocked = await startPrimaryStandIn({
+  docs: [OWN],
+  apiKey: 'blocked-key',
+  datasetId: 'own-ds',
+  host: '127.0.0.2',
+})
 const compat = await startCompatibilityStandIn({ docs: [SHIPPING] })
 const llm = await startLlmStandIn()
 // one set of stand-ins for both run modes, closed when the file's tests are done
-t.teardown(() => Promise.all([primary.close(), own.close(), compat.close(), llm.close()]))
+t.teardown(() => Promise.all([primary.close(), own.close(), blocked.close(), compat.close(), llm.close()]))
 const p = primary.settings()
 const c = compat.settings()
 const env = {
@@ -191,5 +199,56 @@ inEachMode('ai orchestrator', { env }, async (t, system) => {
     const other = kit.freshScope('aiother')
     const elsewhere = await api.post('/api/v1/ai/query', { query: 'when are refunds paid' }, kit.svc(other))
     t.match(elsewhere.body, { sources: [{ title: REFUND.title }] }, 'another workspace keeps the system provider')
+  })
+
+  t.test('a governed provider on an address the operator did not allow is never called', async (t) => {
+    const executor = (
+      await mintServiceToken({ service: `gov-exec2-${kit.suffix}`, permissions: ['*'], env: system.env })
+    ).token
+    const approver = (
+      await mintServiceToken({ service: `gov-appr2-${kit.suffix}`, permissions: ['*'], env: system.env })
+    ).token
+    const fenced = kit.freshScope('aifenced')
+    const as = (token: string) => ({ token, headers: selectors(fenced) })
+    const change = {
+      change_ref: `KPB-${kit.suffix}`,
+      reason: 'own knowledge base',
+      approval_ref: `A-KPB-${kit.suffix}`,
+    }
+    must(
+      await api.post('/api/security/config/workspace/approve', { notes: 'endpoint reviewed', ...change }, as(approver)),
+      200,
+      'approve',
+    )
+    const b = blocked.settings()
+    const put = await api.put(
+      '/api/security/config/workspace',
+      {
+        knowledge_provider: {
+          primary: { enabled: true, base_url: b.base_url, api_key: b.api_key, dataset_id: b.dataset_id },
+        },
+        ...change,
+      },
+      as(executor),
+    )
+    t.equal(put.status, 200, put.text)
+    // the override is in force once the scope's status shows its own provider (a breaker named after its endpoint)
+    const status = await until('the fenced workspace provider', async () => {
+      const r = await api.get('/api/v1/ai/status', kit.svc(fenced))
+      return /^primary@/.test(r.body?.providers?.[0]?.breaker?.name ?? '') ? r.body : undefined
+    })
+    t.match(
+      status.providers[0],
+      { id: 'primary', healthy: false, health: { error: /endpoint address not allowed \(127\.0\.0\.2\)/ } },
+      'refused when connecting (the health probe)',
+    )
+    const answered = await api.post('/api/v1/ai/query', { query: 'shipping times for parcels' }, kit.svc(fenced))
+    t.equal(answered.status, 200, answered.text)
+    t.match(
+      answered.body,
+      { source: 'compatibility', sources: [{ title: SHIPPING.title }] },
+      'the next provider answers (fallback)',
+    )
+    t.equal(blocked.requests.length, 0, 'the endpoint outside AI_OUTBOUND_ALLOWED_HOSTS received no request')
   })
 })

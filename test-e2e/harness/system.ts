@@ -88,6 +88,9 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     // a failing audit consumer reaches the dead-letter stream in about a second instead of ~20 s
     AUDIT_CONSUMER_MAX_DELIVER: '3',
     AUDIT_CONSUMER_BACKOFF_MS: '100,200',
+    // the tests' stand-ins of AI providers listen on 127.0.0.1: a tenant's or workspace's own AI endpoint may reach
+    // that address only as the operator allows (not 127.0.0.2, which a test uses for one it must not reach)
+    AI_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
     ...extra,
   }
 }

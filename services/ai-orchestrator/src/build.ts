@@ -42,20 +42,20 @@ export const aiOrchestrator = defineService<AiConfig, AiDatabase, AiParts>({
       box: createSecretBox(config.config_encryption_key, config.previous_config_encryption_keys),
       config,
       log: base.log,
-      make: (settings, key, names) => ({
+      make: (settings, key, names, dispatchers) => ({
         key,
         settings,
         providers: createProviderRegistry({
           cache,
           local,
           external: {
-            primary: createPrimaryProvider(settings.primary),
-            compatibility: createCompatibilityProvider(settings.compatibility),
+            primary: createPrimaryProvider(settings.primary, dispatchers.primary),
+            compatibility: createCompatibilityProvider(settings.compatibility, dispatchers.compatibility),
           },
           configured: { primary: settings.primary.enabled, compatibility: settings.compatibility.enabled },
           preferred: settings.preferred,
         }),
-        llm: createLlmClient(settings.llm),
+        llm: createLlmClient(settings.llm, dispatchers.llm),
         breakers: {
           primary: createBreaker(cache, names.primary, config.breaker, Date.now, breakerError),
           compatibility: createBreaker(cache, names.compatibility, config.breaker, Date.now, breakerError),

@@ -3,12 +3,14 @@ import { type Static, Type } from '@sinclair/typebox'
 import { UNITS } from '@switchboard/contracts'
 import {
   baseConfigFromEnv,
+  ConfigError,
   configEncryptionKeys,
   parseConfig,
   ServiceBaseConfig,
   secretFromEnv,
   serviceUrlsFromEnv,
 } from '@switchboard/platform'
+import { parseAllowList } from './outbound/address-guard.ts'
 
 const TimeoutMs = (d: number) => Type.Integer({ minimum: 50, maximum: 300_000, default: d })
 
@@ -94,8 +96,19 @@ export const AiConfig = Type.Composite([
     scoped_settings_cache_ms: Type.Integer({ minimum: 0, maximum: 1000, default: 250 }),
     /** conversations' replicas (UPSTREAM_CONVERSATIONS): AI replies are written through its internal API */
     conversations_urls: Type.Array(Type.String({ pattern: '^https?://' }), { default: [] }),
+    /**
+     * hosts a tenant's or workspace's own endpoints may reach although not public (AI_OUTBOUND_ALLOWED_HOSTS: host
+     * names, addresses, CIDR ranges); every other non-public address is refused to them (outbound/address-guard.ts).
+     * The system's endpoints (this environment's) are not restricted.
+     */
+    outbound_allowed_hosts: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
     /** deliveries of one event to a consumer before it is dead-lettered */
     consumer_max_deliver: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
+    /**
+     * the lease of an AI reply's claim (AI_REPLY_LEASE_MS): renewed while its attempt works, so it runs out only
+     * when that attempt died; then another attempt takes the message over (consumers/conversation-replies.consumer.ts)
+     */
+    reply_lease_ms: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 60_000 }),
   }),
 ])
 export type AiConfig = Static<typeof AiConfig>
@@ -120,7 +133,7 @@ const list = (v: string | undefined) =>
 export function loadConfig(env: NodeJS.ProcessEnv): AiConfig {
   const base = baseConfigFromEnv(env, UNITS['ai-orchestrator'])
   const keys = configEncryptionKeys(env, base.internal_secret)
-  return parseConfig(AiConfig, {
+  const config = parseConfig(AiConfig, {
     ...base,
     config_encryption_key: keys.current,
     previous_config_encryption_keys: keys.previous,
@@ -167,5 +180,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): AiConfig {
     min_confidence: env.AI_MIN_CONFIDENCE,
     consumer_max_deliver: env.AI_CONSUMER_MAX_DELIVER,
     conversations_urls: serviceUrlsFromEnv(env, 'conversations'),
+    outbound_allowed_hosts: list(env.AI_OUTBOUND_ALLOWED_HOSTS),
+    reply_lease_ms: env.AI_REPLY_LEASE_MS,
   })
+  try {
+    parseAllowList(config.outbound_allowed_hosts)
+  } catch (err) {
+    throw new ConfigError(`invalid configuration: AI_OUTBOUND_ALLOWED_HOSTS: ${(err as Error).message}`)
+  }
+  return config
 }

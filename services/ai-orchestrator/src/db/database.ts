@@ -47,6 +47,10 @@ export interface AiRepliesTable {
   outcome: string
   query_id: string | null
   created_at: string
+  /** the attempt that holds a pending claim (host/pid/attempt id; migration 0005) */
+  claimed_by: string | null
+  /** until when it holds it; renewed while it works; null (a pre-lease row) counts as expired */
+  claimed_until: string | null
 }
 
 /** A scope's LLM and knowledge-provider overrides (config-governance's), secrets sealed; '' = the tenant's own. */

@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici'
 import type { LlmSettings } from '../config.ts'
 import { classify, isObject, OutboundFailure, readJson, send, trimBase } from '../outbound/http.ts'
 import { type ChatMessage, type CompleteOptions, type Completion, type LlmClient, LlmError } from './port.ts'
@@ -9,9 +10,9 @@ const WHAT = 'LLM'
  * The OpenAI-compatible chat model (`POST {base_url}/chat/completions`, bearer key when set). With `onDelta` the
  * answer is streamed (`stream: true`, usage asked for in the last chunk) and each piece handed over as it arrives;
  * a server that answers JSON instead is taken as one piece. The whole call, stream included, is bounded by
- * `timeout_ms`.
+ * `timeout_ms`. A governed endpoint's calls go through the guarded `dispatcher` (outbound/address-guard.ts).
  */
-export function createLlmClient(settings: LlmSettings): LlmClient {
+export function createLlmClient(settings: LlmSettings, dispatcher?: Dispatcher): LlmClient {
   const base = trimBase(settings.base_url)
   const headers: Record<string, string> = settings.api_key ? { authorization: `Bearer ${settings.api_key}` } : {}
 
@@ -30,7 +31,10 @@ export function createLlmClient(settings: LlmSettings): LlmClient {
       }
       try {
         const signal = AbortSignal.timeout(settings.timeout_ms)
-        const res = await send({ method: 'POST', url: `${base}/chat/completions`, headers, body, signal }, WHAT)
+        const res = await send(
+          { method: 'POST', url: `${base}/chat/completions`, headers, body, signal, dispatcher },
+          WHAT,
+        )
         const streamed = res.headers.get('content-type')?.includes('text/event-stream') ?? false
         if (onDelta && streamed) return await readStream(res, settings.model, onDelta)
         const completion = readCompletion(await readJson(res, WHAT), settings.model)

@@ -1,3 +1,6 @@
+import type { Dispatcher } from 'undici'
+import { AddressNotAllowedError, NOT_ALLOWED } from './address-guard.ts'
+
 /**
  * One JSON call to an external dependency (the knowledge providers, the LLM) with its failure sorted into the kinds
  * the ports know: a timeout, an HTTP error status, an answer that is not what was asked for, or no connection.
@@ -29,15 +32,34 @@ export interface OutboundRequest {
   body?: unknown
   /** aborts the call, body included; a fired `AbortSignal.timeout` is a 'timeout' */
   signal: AbortSignal
+  /**
+   * how to connect: a governed endpoint's guarded dispatcher (address-guard.ts); absent, the plain fetch of the
+   * system's own endpoints
+   */
+  dispatcher?: Dispatcher | undefined
 }
 
 /** A fetch failure of any phase (connecting, waiting, reading the body) as an OutboundFailure. */
 export function classify(err: unknown, what: string): OutboundFailure {
   if (err instanceof OutboundFailure) return err
+  const refused = refusalIn(err)
+  // the host as configured, never the address it resolved to (a scope's admin must not learn the network's names)
+  if (refused)
+    return new OutboundFailure('connection', `${what} failed: ${NOT_ALLOWED} (${refused.host})`, undefined, err)
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } }
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return new OutboundFailure('timeout', `${what} timed out`)
   const reason = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err)
   return new OutboundFailure('connection', `${what} failed: ${reason}`, undefined, err)
+}
+
+/** Did the address guard refuse the connection? Trying again cannot help: the address stays what it is. */
+export const refusedByGuard = (err: unknown): boolean => refusalIn(err) !== undefined
+
+/** The guard's refusal, wherever fetch put it in the chain of causes. */
+function refusalIn(err: unknown): AddressNotAllowedError | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
+    if (e instanceof AddressNotAllowedError) return e
+  return undefined
 }
 
 /**
@@ -54,6 +76,7 @@ export async function send(req: OutboundRequest, what: string): Promise<Response
       body: req.body === undefined ? null : JSON.stringify(req.body),
       signal: req.signal,
       redirect: 'error',
+      ...(req.dispatcher ? { dispatcher: req.dispatcher } : {}),
     })
     if (res.status >= 400) {
       const text = (await res.text().catch(() => '')).slice(0, QUOTED_CHARS)

@@ -1,6 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { Dispatcher } from 'undici'
 import type { CompatibilitySettings } from '../config.ts'
-import { callJson, isObject, OutboundFailure, type OutboundRequest, trimBase } from '../outbound/http.ts'
+import {
+  callJson,
+  isObject,
+  OutboundFailure,
+  type OutboundRequest,
+  refusedByGuard,
+  trimBase,
+} from '../outbound/http.ts'
 import { clampScore, firstString, objectOr, topPassages } from './passages.ts'
 import { type KnowledgeProvider, type Passage, ProviderError } from './port.ts'
 
@@ -11,9 +19,13 @@ const RETRY_STEP_MS = 50
  * The compatibility knowledge provider: a WeKnora-style API (`X-API-Key`, optional `X-Tenant-ID`; answers
  * `{success, data, message}`). A call that found no connection or a 5xx is tried again up to `max_retries` times,
  * all attempts within one `timeout_ms` budget (a timed-out call is not repeated: its budget is spent). The API
- * cannot delete documents, so this adapter has no `deleteDocument`.
+ * cannot delete documents, so this adapter has no `deleteDocument`. A governed endpoint's calls go through the
+ * guarded `dispatcher` (outbound/address-guard.ts).
  */
-export function createCompatibilityProvider(settings: CompatibilitySettings): KnowledgeProvider {
+export function createCompatibilityProvider(
+  settings: CompatibilitySettings,
+  dispatcher?: Dispatcher,
+): KnowledgeProvider {
   const base = trimBase(settings.base_url)
   const kb = settings.knowledge_base_id
   const headers: Record<string, string> = {}
@@ -29,7 +41,7 @@ export function createCompatibilityProvider(settings: CompatibilitySettings): Kn
     const deadline = Date.now() + settings.timeout_ms
     for (let attempt = 0; ; attempt++) {
       try {
-        const answer = await callJson({ method, url: `${base}${path}`, headers, body, signal }, label)
+        const answer = await callJson({ method, url: `${base}${path}`, headers, body, signal, dispatcher }, label)
         if (!isObject(answer)) throw new OutboundFailure('invalid', `${label} answered no object`)
         if (answer.success === false) {
           const message = firstString(answer.message, objectOr(answer.error).message) ?? 'no reason given'
@@ -39,7 +51,8 @@ export function createCompatibilityProvider(settings: CompatibilitySettings): Kn
       } catch (err) {
         if (!(err instanceof OutboundFailure)) throw err
         const delay = RETRY_STEP_MS * (attempt + 1)
-        const retryable = err.kind === 'connection' || (err.kind === 'http' && (err.status ?? 0) >= 500)
+        const retryable =
+          (err.kind === 'connection' && !refusedByGuard(err)) || (err.kind === 'http' && (err.status ?? 0) >= 500)
         if (!retryable || attempt >= settings.max_retries || Date.now() + delay >= deadline)
           throw new ProviderError('compatibility', err.kind, err.message, err.status)
         await sleep(delay)
@@ -71,7 +84,7 @@ export function createCompatibilityProvider(settings: CompatibilitySettings): Kn
         // the health probe is not retried: it reports the provider as it is now
         const signal = AbortSignal.timeout(settings.timeout_ms)
         const answer = await callJson(
-          { method: 'GET', url: `${base}/api/v1/health`, headers, signal },
+          { method: 'GET', url: `${base}/api/v1/health`, headers, signal, dispatcher },
           'compatibility provider health',
         )
         if (isObject(answer) && answer.success === false)

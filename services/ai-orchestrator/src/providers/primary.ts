@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici'
 import type { PrimarySettings } from '../config.ts'
 import { isObject, OutboundFailure, type OutboundRequest, readJson, send, trimBase } from '../outbound/http.ts'
 import { clampScore, firstString, objectOr, topPassages } from './passages.ts'
@@ -6,9 +7,9 @@ import { type KnowledgeProvider, type Passage, ProviderError } from './port.ts'
 /**
  * The primary knowledge provider: a Dify-style knowledge API (`base_url` includes its `/v1`, bearer key). Every
  * call names the configured dataset — never a session's id (the earlier system's defect) — and is bounded by
- * `timeout_ms`.
+ * `timeout_ms`. A governed endpoint's calls go through the guarded `dispatcher` (outbound/address-guard.ts).
  */
-export function createPrimaryProvider(settings: PrimarySettings): KnowledgeProvider {
+export function createPrimaryProvider(settings: PrimarySettings, dispatcher?: Dispatcher): KnowledgeProvider {
   const base = trimBase(settings.base_url)
   const dataset = `${base}/datasets/${encodeURIComponent(settings.dataset_id)}`
   const headers: Record<string, string> = settings.api_key ? { authorization: `Bearer ${settings.api_key}` } : {}
@@ -18,7 +19,10 @@ export function createPrimaryProvider(settings: PrimarySettings): KnowledgeProvi
       throw new ProviderError('primary', 'unavailable', 'primary provider is not configured (base_url, dataset_id)')
     try {
       const signal = AbortSignal.timeout(settings.timeout_ms)
-      const res = await send({ method, url: `${dataset}${path}`, headers, body, signal }, `primary provider ${what}`)
+      const res = await send(
+        { method, url: `${dataset}${path}`, headers, body, signal, dispatcher },
+        `primary provider ${what}`,
+      )
       // a delete answers 200 with JSON or 204 with nothing, depending on the version: its body is not read
       if (method === 'DELETE') return await res.body?.cancel()
       return await readJson(res, `primary provider ${what}`)

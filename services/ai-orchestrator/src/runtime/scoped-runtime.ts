@@ -1,19 +1,24 @@
 import { createHash } from 'node:crypto'
 import { isPlainObject, type Logger, overlay, type Scope, type SecretBox } from '@switchboard/platform'
 import type { Kysely } from 'kysely'
+import type { Dispatcher } from 'undici'
 import type { Breaker } from '../breaker/port.ts'
 import type { AiConfig, CompatibilitySettings, LlmSettings, PrimarySettings } from '../config.ts'
 import type { AiDatabase } from '../db/database.ts'
 import { findScopedSettings, type StoredSettings } from '../db/scoped-settings.repository.ts'
 import type { LlmClient } from '../llm/port.ts'
+import { createGuardedDispatcher, NOT_ALLOWED, parseAllowList } from '../outbound/address-guard.ts'
+import { trimBase } from '../outbound/http.ts'
 import type { ProviderRegistry } from '../providers/registry.ts'
 
 /**
  * The AI runtime of a scope (spec: scoped configuration; issue 13 §2): the system's settings (this service's
  * environment) with the tenant's and then the workspace's stored overrides laid over them, and the providers, LLM
- * client and breakers made from those settings. Scopes with the same effective settings share one runtime; a
+ * client and breakers made from those settings. Scopes with the same effective settings share one runtime (for
+ * endpoints of a scope's own: the scopes whose layer set them alike, so a refusal is logged under its owner); a
  * provider endpoint of a scope's own gets breakers of its own (named after the endpoint), so its failures never open
- * the system provider's breaker, and the other way round.
+ * the system provider's breaker, and the other way round. An endpoint of a scope's own (a base URL that is not the
+ * system's) is called through the address guard: public addresses only, or the operator's AI_OUTBOUND_ALLOWED_HOSTS.
  */
 export interface AiSettings {
   llm: LlmSettings
@@ -23,6 +28,10 @@ export interface AiSettings {
 }
 
 export type BreakerName = 'primary' | 'compatibility' | 'llm'
+const DEPENDENCIES: readonly BreakerName[] = ['primary', 'compatibility', 'llm']
+
+/** The guarded dispatchers of a runtime's governed endpoints; a dependency without one calls the system's endpoint. */
+export type Dispatchers = Partial<Record<BreakerName, Dispatcher>>
 
 export interface AiRuntime {
   /** the settings' fingerprint: equal for scopes that share this runtime */
@@ -141,22 +150,64 @@ function endpointOf(s: AiSettings, name: BreakerName): string {
   return `${s.llm.base_url}|${s.llm.model}|${hash(s.llm.api_key)}`
 }
 
+/** The scope whose layer set each dependency's endpoint, for the endpoints that are not the system's. */
+type Owners = Partial<Record<BreakerName, Scope>>
+
+function ownersOf(
+  base: AiSettings,
+  settings: AiSettings,
+  scope: Scope,
+  workspaceLayer: Partial<Record<keyof AiSettings, unknown>>,
+): Owners {
+  const owners: Owners = {}
+  for (const n of DEPENDENCIES) {
+    if (trimBase(settings[n].base_url) === trimBase(base[n].base_url)) continue
+    const byWorkspace = obj(workspaceLayer[n]).base_url !== undefined
+    owners[n] = { tenant_id: scope.tenant_id, workspace_id: byWorkspace ? scope.workspace_id : '' }
+  }
+  return owners
+}
+
 export function createScopedRuntimes(deps: {
   db: Kysely<AiDatabase>
   box: SecretBox
   config: AiConfig
   log: Logger
-  /** makes a runtime from settings, its breakers named as given */
-  make(settings: AiSettings, key: string, breakerNames: Record<BreakerName, string>): AiRuntime
+  /** makes a runtime from settings, its breakers named as given, its governed endpoints called through `dispatchers` */
+  make(
+    settings: AiSettings,
+    key: string,
+    breakerNames: Record<BreakerName, string>,
+    dispatchers: Dispatchers,
+  ): AiRuntime
 }): ScopedRuntimes {
   const base = systemSettings(deps.config)
+  const allowed = parseAllowList(deps.config.outbound_allowed_hosts)
   const keyOf = (s: AiSettings) => hash(JSON.stringify(s))
-  const system = deps.make(base, keyOf(base), { primary: 'primary', compatibility: 'compatibility', llm: 'llm' })
+  const names = { primary: 'primary', compatibility: 'compatibility', llm: 'llm' }
+  const system = deps.make(base, keyOf(base), names, {})
   const runtimes = new Map<string, AiRuntime>([[system.key, system]])
   const scopes = new Map<string, { at: number; runtime: Promise<AiRuntime> }>()
 
-  function runtimeOf(settings: AiSettings): AiRuntime {
-    const key = keyOf(settings)
+  /**
+   * The one place that decides which calls are guarded: a dependency whose base URL is not the system's was set by a
+   * tenant or workspace, and is called through a guarded dispatcher that logs each refusal with the scope that set it.
+   */
+  function guardedDispatchers(owners: Owners): Dispatchers {
+    const dispatchers: Dispatchers = {}
+    for (const [dependency, owner] of Object.entries(owners) as [BreakerName, Scope][])
+      dispatchers[dependency] = createGuardedDispatcher(allowed, (refusal) =>
+        deps.log.warn(
+          { ...owner, dependency, ...refusal },
+          `AI call refused: ${NOT_ALLOWED} (AI_OUTBOUND_ALLOWED_HOSTS)`,
+        ),
+      )
+    return dispatchers
+  }
+
+  /** A runtime with governed endpoints is its owners' own (their refusals logged under their scope). */
+  function runtimeOf(settings: AiSettings, owners: Owners): AiRuntime {
+    const key = Object.keys(owners).length === 0 ? keyOf(settings) : hash(JSON.stringify([settings, owners]))
     const made = runtimes.get(key)
     if (made) return made
     const name = (n: BreakerName) =>
@@ -165,11 +216,12 @@ export function createScopedRuntimes(deps: {
       runtimes.clear()
       runtimes.set(system.key, system)
     }
-    const runtime = deps.make(settings, key, {
-      primary: name('primary'),
-      compatibility: name('compatibility'),
-      llm: name('llm'),
-    })
+    const runtime = deps.make(
+      settings,
+      key,
+      { primary: name('primary'), compatibility: name('compatibility'), llm: name('llm') },
+      guardedDispatchers(owners),
+    )
     runtimes.set(key, runtime)
     return runtime
   }
@@ -190,7 +242,7 @@ export function createScopedRuntimes(deps: {
         ),
         preferred: (w.preferred ?? t.preferred ?? base.preferred) as AiSettings['preferred'],
       }
-      return runtimeOf(settings)
+      return runtimeOf(settings, ownersOf(base, settings, scope, w))
     } catch (err) {
       // unreadable overrides (a key this replica lacks, the database away): the system's settings, said loudly
       deps.log.error({ err, ...scope }, 'scoped AI settings unusable; the system settings answer')

@@ -39,7 +39,8 @@ inEachStorageMode(
     const own = await startPrimaryStandIn({ docs: [ACME_DOC], apiKey: 'acme-secret-key', datasetId: 'acme-ds' })
     t.teardown(() => Promise.all([system.close(), own.close()]))
     const overrides: Partial<AiConfig> = { primary: system.settings({ timeout_ms: 1000 }), scoped_settings_cache_ms: 0 }
-    const { app, svc } = await aiApp(t, mode, {}, overrides)
+    // the stand-ins are on loopback: governed endpoints reach them only as the operator allows
+    const { app, svc } = await aiApp(t, mode, { AI_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' }, overrides)
     const ask = async (scope = ACME) =>
       (await call(app, agent(scope), 'POST', '/api/v1/ai/query', { query: 'when are refunds paid' })).json()
 

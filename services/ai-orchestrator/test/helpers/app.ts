@@ -1,7 +1,7 @@
 import { Value } from '@sinclair/typebox/value'
 import type { EventDef, Principal } from '@switchboard/contracts'
 import { newEnvelope } from '@switchboard/events'
-import type { Scope } from '@switchboard/platform'
+import type { Logger, Scope } from '@switchboard/platform'
 import {
   ACME_ADMIN,
   principalHeader,
@@ -43,13 +43,15 @@ export const as = (p: Principal) => principalHeader(INTERNAL_SECRET, p)
 
 /**
  * An ai-orchestrator app on isolated storage, closed and cleaned up when the test ends. `env` as the environment
- * would set it; `overrides` replace parts of the loaded config (a stand-in provider's settings, say).
+ * would set it; `overrides` replace parts of the loaded config (a stand-in provider's settings, say); `logger` to
+ * read what it logs (silent by default).
  */
 export async function aiApp(
   t: Test,
   mode: StorageMode,
   env: Record<string, string> = {},
   overrides: Partial<AiConfig> = {},
+  logger: Logger = silentLogger(),
 ) {
   const store = await storageFixture(t, mode, 'ai')
   const config: AiConfig = {
@@ -60,7 +62,7 @@ export async function aiApp(
     bus: store.bus,
     ...overrides,
   }
-  const app = await aiOrchestrator.build(config, { logger: silentLogger() })
+  const app = await aiOrchestrator.build(config, { logger })
   t.teardown(() => app.close())
   await app.ready()
   return { app, store, svc: aiOrchestrator.contextOf(app) }

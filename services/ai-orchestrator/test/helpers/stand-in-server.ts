@@ -44,6 +44,8 @@ export interface StandInOptions {
   slowMs?: number
   /** keep `requests` (default true; a benchmark turns it off) */
   record?: boolean
+  /** the loopback address it listens on (default 127.0.0.1; another one, 127.0.0.2, is another host to a client) */
+  host?: string
 }
 
 export interface StandIn {
@@ -134,11 +136,12 @@ export async function startStandIn(
       write(res, { status: 500, json: { error: `stand-in handler failed: ${(err as Error).message}` } })
     }
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const host = opts.host ?? '127.0.0.1'
+  await new Promise<void>((resolve) => server.listen(0, host, resolve))
   const { port } = server.address() as { port: number }
 
   return {
-    url: `http://127.0.0.1:${port}${basePath}`,
+    url: `http://${host}:${port}${basePath}`,
     get mode() {
       return mode
     },
