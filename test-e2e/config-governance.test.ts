@@ -4,10 +4,15 @@
 // refused without confirm and without approval, then executed), history filters and counts, secrets never shown
 // in any response or audit record; then the effect: session-risk thresholds changed for the tenant and for the
 // workspace move the risk_level of the same session on every identity replica within 1 s, the workspace's override
-// beating the tenant's and its removal falling back; and the public portal follows its scope.
+// beating the tenant's and its removal falling back; and the public portal follows its scope. Who changes which
+// scope: the tenant document only by a token bound to no workspace (the seeded platform admin's unscoped login, a
+// tenant administrator's tenant-wide one); an administrator signed in to one workspace reads it but gets 403
+// TENANT_ADMIN_REQUIRED on a tenant write (audited as refused), and still governs its workspace.
+import { mintServiceToken } from '@switchboard/cli'
 import { login, register } from './harness/auth.ts'
 import { until } from './harness/http.ts'
 import { identityActors } from './harness/identity-actors.ts'
+import { decodeJwt, isError } from './harness/identity-kit.ts'
 import { inEachMode } from './harness/modes.ts'
 
 const SECRET = 'sk-e2e-NEVER-SHOWN-7f3a9c1e55'
@@ -22,11 +27,41 @@ inEachMode('config governance', { replicas: 2, gatewayReplicas: 1 }, async (t, s
     first,
   )
   t.equal(created.status, 201, created.text)
-  const second = { token: (await login(api, `gov2_${suffix}`, pw)).token, headers: demo }
+  // The second administrator (a tenant administrator of demo) signed in to the demo workspace: bound to it.
+  const wsLogin = await api.post('/api/v1/auth/login', {
+    username: `gov2_${suffix}`,
+    password: pw,
+    tenant_id: system.tenant_id,
+    workspace_id: system.workspace_id,
+  })
+  t.equal(wsLogin.status, 200, wsLogin.text)
+  t.match(decodeJwt(wsLogin.body.token).payload, { tenant_id: system.tenant_id, workspace_id: system.workspace_id })
+  const second = { token: wsLogin.body.token as string, headers: demo }
+  // The seeded admin's login is bound to the demo workspace too (its one record there). The tenant document needs
+  // tokens bound to no workspace: with a record in a second workspace of demo (made by a platform service principal),
+  // the seeded platform admin's login naming no scope is unscoped, the tenant administrator's tenant-wide.
+  const { token: service } = await mintServiceToken({ service: 'e2e', permissions: ['*'], env: system.env })
+  const elsewhere = { token: service, headers: { ...demo, 'x-workspace-id': `gov-${suffix}` } }
+  t.match(decodeJwt(admin.token).payload, { tenant_id: system.tenant_id, workspace_id: system.workspace_id })
+  for (const user_id of [admin.user.id, created.body.user.id]) {
+    const bound = await api.post('/api/agents', { user_id, department: 'governance' }, elsewhere)
+    t.equal(bound.status, 201, bound.text)
+  }
+  const platformLogin = await login(api, system.admin.username, system.admin.password)
+  t.match(decodeJwt(platformLogin.token).payload, { tenant_id: '', workspace_id: '' }, 'an unscoped admin token')
+  const firstTenant = { token: platformLogin.token, headers: demo }
+  const tenantLogin = await login(api, `gov2_${suffix}`, pw)
+  t.match(decodeJwt(tenantLogin.token).payload, { tenant_id: system.tenant_id, workspace_id: '' }, 'tenant-wide')
+  const secondTenant = { token: tenantLogin.token, headers: demo }
   const ws = '/api/security/config/workspace'
   const tenant = '/api/security/config/tenant'
+  /** the second administrator's approval: its tenant-wide login for the tenant document, else the workspace one */
   const approve = (base: string, change_ref: string, approval_ref: string) =>
-    api.post(`${base}/approve`, { notes: `reviewed ${change_ref}`, change_ref, reason: 'review', approval_ref }, second)
+    api.post(
+      `${base}/approve`,
+      { notes: `reviewed ${change_ref}`, change_ref, reason: 'review', approval_ref },
+      base === tenant ? secondTenant : second,
+    )
   const passAll = (template: any) => template.checks.map((c: any) => ({ id: c.id, status: 'passed' }))
 
   t.test('the governance walk by two administrators', async (t) => {
@@ -160,6 +195,42 @@ inEachMode('config governance', { replicas: 2, gatewayReplicas: 1 }, async (t, s
     t.notOk(every.text.includes('NEVER-SHOWN'), 'nor a part of it')
   })
 
+  t.test('a workspace-bound administrator reads the tenant document but cannot change it', async (t) => {
+    const put = await api.put(
+      tenant,
+      { portal: { brand_name: `Hijack ${suffix}` }, change_ref: `H-${suffix}`, reason: 'every workspace' },
+      second,
+    )
+    isError(t, put, 403, 'TENANT_ADMIN_REQUIRED', 'a tenant PUT with a workspace-bound token')
+    isError(
+      t,
+      await api.post(
+        `${tenant}/approve`,
+        { notes: 'mine', change_ref: `H-${suffix}`, reason: 'r', approval_ref: `AH-${suffix}` },
+        second,
+      ),
+      403,
+      'TENANT_ADMIN_REQUIRED',
+      'a tenant approval with a workspace-bound token',
+    )
+    const read = await api.get(tenant, second)
+    t.equal(read.status, 200, read.text)
+    t.equal(read.body.tenant_id, system.tenant_id)
+    t.not(read.body.config.portal?.brand_name, `Hijack ${suffix}`, 'the tenant document did not change')
+    const refused = await until('the refused tenant write in the audit log', async () => {
+      const res = await api.get('/api/audit/logs?action=scoped_config.tenant.update&success=false', first)
+      return (res.body.data as any[] | undefined)?.find((r) => r.request_id === put.body.request_id)
+    })
+    t.match(refused, { status_code: 403, resource_id: system.tenant_id, actor_user_id: created.body.user.id })
+    // the same administrator's tenant-wide login may (a medium change: no approval needed)
+    const allowed = await api.put(
+      tenant,
+      { portal: { support_email: `desk-${suffix}@e2e.example.com` }, change_ref: `E-${suffix}`, reason: 'contact' },
+      secondTenant,
+    )
+    t.equal(allowed.status, 200, allowed.text)
+  })
+
   t.test('session-risk thresholds apply live on every identity replica, workspace over tenant', async (t) => {
     // a customer of the demo workspace with three sessions: each non-current one scores at least 2
     const username = `risk_${suffix}`
@@ -198,7 +269,7 @@ inEachMode('config governance', { replicas: 2, gatewayReplicas: 1 }, async (t, s
       const res = await api.put(
         base,
         { session_risk, change_ref: `${ref}-${suffix}`, reason: 'risk policy', approval_ref: `A${ref}-${suffix}` },
-        first,
+        base === tenant ? firstTenant : first,
       )
       t.equal(res.status, 200, res.text)
       return Date.now()

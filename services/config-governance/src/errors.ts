@@ -15,6 +15,15 @@ export const ConfigErrors = {
     'a workspace scope is required: a workspace token, or X-Tenant-ID and X-Workspace-ID for an unscoped administrator',
     400,
   ),
+  /**
+   * a tenant-scope write (PUT, approve, rollback, verify) by a token bound to one workspace: the tenant document
+   * applies to every workspace of the tenant, so only a principal not bound to one workspace changes it
+   */
+  TenantAdminRequired: createError(
+    'TENANT_ADMIN_REQUIRED',
+    'the tenant configuration applies to every workspace of tenant %s; this token is bound to workspace %s: change it as a tenant administrator (a token bound to no workspace)',
+    403,
+  ),
   ChangeControlRequired: createError(
     'CHANGE_CONTROL_REQUIRED',
     'provide change_ref and reason via JSON body or X-Change-Ref / X-Change-Reason headers',

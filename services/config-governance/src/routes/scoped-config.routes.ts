@@ -2,7 +2,14 @@ import { callerOf, errorResponses, optionalBody, type RouteModule } from '@switc
 import type { FastifyRequest } from 'fastify'
 import { putConfig, rollbackConfig } from '../commands/config.commands.ts'
 import { approveChange, verifyChange } from '../commands/review.commands.ts'
-import { type ChangeControl, resourceIdOf, SCOPE_KINDS, type ScopeKind, scopeKeyOf } from '../commands/scope.ts'
+import {
+  type ChangeControl,
+  resourceIdOf,
+  SCOPE_KINDS,
+  type ScopeAccess,
+  type ScopeKind,
+  scopeKeyOf,
+} from '../commands/scope.ts'
 import type { ConfigGovernanceService } from '../context.ts'
 import { ConfigErrors } from '../errors.ts'
 import { listHistory, readConfig, readHistoryEntry } from '../queries/config.queries.ts'
@@ -45,8 +52,9 @@ function changeControlOf(
 /**
  * `/api/security/config/{tenant|workspace}`: a scope's overrides and their governance (README "Governance").
  * Two literal route sets, one per scope kind; reads need security.read, writes security.write (the gateway checks,
- * nothing here trusts a missing scope). Every write is audited as `scoped_config.{kind}.{update|rollback|approve|
- * verify}` with before/after, secrets redacted.
+ * nothing here trusts a missing scope); the tenant's writes also need a token bound to no workspace (403
+ * TENANT_ADMIN_REQUIRED, README "Who may change which scope"). Every write is audited as
+ * `scoped_config.{kind}.{update|rollback|approve|verify}` with before/after, secrets redacted.
  */
 export const scopedConfigRoutes: RouteModule<ConfigGovernanceService> = async (app, svc) => {
   for (const kind of SCOPE_KINDS) registerKind(app, svc, kind)
@@ -58,13 +66,20 @@ function registerKind(
   kind: ScopeKind,
 ) {
   const base = `/api/security/config/${kind}`
+  /**
+   * A write's audit names, and who may write this scope (scopeKeyOf's 'write'): checked before the body is, so a
+   * token bound to one workspace gets its 403 TENANT_ADMIN_REQUIRED on the tenant routes whatever it sent (audited).
+   */
   const audited = (verb: string) => async (request: FastifyRequest) => {
     request.audit.action = `scoped_config.${kind}.${verb}`
     request.audit.resource_type = 'scoped_config'
-  }
-  const scoped = (request: FastifyRequest) => {
     const caller = callerOf(request)
-    const key = scopeKeyOf(kind, caller)
+    request.audit.resource_id = resourceIdOf(scopeKeyOf(kind, caller))
+    scopeKeyOf(kind, caller, 'write')
+  }
+  const scoped = (request: FastifyRequest, access: ScopeAccess = 'read') => {
+    const caller = callerOf(request)
+    const key = scopeKeyOf(kind, caller, access)
     request.audit.resource_id = resourceIdOf(key)
     return { caller, key }
   }
@@ -82,7 +97,7 @@ function registerKind(
       schema: { tags, body: PutConfigBody, response: { 200: WriteResponse, ...errorResponses(400, 401, 403) } },
     },
     async (request) => {
-      const { caller, key } = scoped(request)
+      const { caller, key } = scoped(request, 'write')
       const cc = changeControlOf(request, request.body)
       const sections: Record<string, Record<string, unknown> | null> = {}
       for (const s of SECTION_KEYS) if (request.body[s] !== undefined) sections[s] = request.body[s] ?? null
@@ -114,7 +129,7 @@ function registerKind(
       schema: { tags, body: ApproveBody, response: { 200: ApproveResponse, ...errorResponses(400, 401, 403) } },
     },
     async (request) => {
-      const { caller, key } = scoped(request)
+      const { caller, key } = scoped(request, 'write')
       const result = await approveChange(svc, caller, key, changeControlOf(request, request.body), request.body)
       request.audit.before = result.before
       request.audit.after = result.after
@@ -136,7 +151,7 @@ function registerKind(
       },
     },
     async (request) => {
-      const { caller, key } = scoped(request)
+      const { caller, key } = scoped(request, 'write')
       if (request.query.confirm !== true && request.body.confirm !== true) {
         throw new ConfigErrors.RollbackConfirmationRequired()
       }
@@ -161,7 +176,7 @@ function registerKind(
       },
     },
     async (request) => {
-      const { caller, key } = scoped(request)
+      const { caller, key } = scoped(request, 'write')
       const cc = changeControlOf(request, request.body)
       const result = await verifyChange(svc, caller, key, cc, request.params.audit_id, request.body)
       request.audit.before = result.before

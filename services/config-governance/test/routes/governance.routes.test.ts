@@ -1,6 +1,6 @@
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
-import { ALICE, as, BOB, governanceApp } from '../helpers/app.ts'
+import { ALICE, as, BOB, governanceApp, TENANT_ALICE, TENANT_BOB } from '../helpers/app.ts'
 
 type App = Awaited<ReturnType<typeof governanceApp>>['app']
 
@@ -215,8 +215,8 @@ inEachStorageMode(t, 'the governance walk of a workspace scope', async (t, mode)
 
 inEachStorageMode(t, 'secrets are write-only: sealed at rest, redacted everywhere', async (t, mode) => {
   const { app, store, svc } = await governanceApp(t, mode)
-  const alice = await as(ALICE)
-  const bob = await as(BOB)
+  const alice = await as(TENANT_ALICE)
+  const bob = await as(TENANT_BOB)
   const base = '/api/security/config/tenant'
   const secret = 'sk-live-THIS-MUST-NEVER-SHOW-1234'
   await call(app, bob, 'POST', `${base}/approve`, {
@@ -304,9 +304,10 @@ inEachStorageMode(t, 'the public portal: system ← tenant ← workspace ← run
     PORTAL_RUNTIME_JSON: '{"support_email":"ops@example.com"}',
   })
   const alice = await as(ALICE)
+  const tenantAlice = await as(TENANT_ALICE)
   const portal = async (q = '') => (await app.inject({ method: 'GET', url: `/public/portal/config${q}` })).json()
   t.match(await portal(), { brand_name: 'System Desk', primary_color: '#4299e1', support_email: 'ops@example.com' })
-  await call(app, alice, 'PUT', '/api/security/config/tenant', {
+  await call(app, tenantAlice, 'PUT', '/api/security/config/tenant', {
     portal: { brand_name: 'Acme', secondary_color: '#000000' },
     change_ref: 'p1',
     reason: 'r',
