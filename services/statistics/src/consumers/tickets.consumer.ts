@@ -1,9 +1,16 @@
 import { TicketEvents, TicketSatisfactionEvents, TicketSlaEvents } from '@switchboard/contracts'
+import type { Delivery } from '@switchboard/events'
 import { type ConsumerDef, type Scope, type Tx, type Version, versionOf } from '@switchboard/platform'
 import type { StatisticsService } from '../context.ts'
 import { bumpDaily } from '../db/daily-stats.repository.ts'
 import type { StatisticsDatabase } from '../db/database.ts'
-import { changeTicketStatus, projectSatisfaction, projectTicket, recordViolation } from '../db/tickets.repository.ts'
+import {
+  changeTicketStatus,
+  preloadTickets,
+  projectSatisfaction,
+  projectTicket,
+  recordViolation,
+} from '../db/tickets.repository.ts'
 import { dayOf } from '../domain/dates.ts'
 import { payload } from './payload.ts'
 import { scopeOfEvent } from './scope.ts'
@@ -69,6 +76,22 @@ export const ticketsProjection: ConsumerDef<StatisticsService> = {
     }
     // comments, session links and surveys move no statistic
   },
+}
+
+/** The events that read and write a ticket's row, and where their data names it. */
+const TICKET_OF: Record<string, (data: any) => unknown> = {
+  [TicketEvents.created.type]: (d) => d?.ticket_id,
+  [TicketEvents.updated.type]: (d) => d?.ticket?.ticket_id,
+  [TicketEvents.statusChanged.type]: (d) => d?.ticket_id,
+}
+
+/** Before a batch's handlers run: the tickets its events name, read once (db/tickets.repository.ts). */
+export async function prepareTickets(svc: StatisticsService, db: Tx<StatisticsDatabase>['db'], batch: Delivery[]) {
+  const ids = batch.flatMap(({ envelope }) => {
+    const id = TICKET_OF[envelope.type]?.(envelope.data)
+    return typeof id === 'string' ? [id] : []
+  })
+  if (ids.length > 0) await preloadTickets(db, svc.dialect, ids)
 }
 
 async function ticketFacts(

@@ -171,25 +171,37 @@ export async function apply(db: Db, shares: Share[]): Promise<void> {
   await applyNow(db, shares)
 }
 
-/** apply(), written now whatever is deferred (a batch's flush). */
+/** Aggregate rows per statement at most (their parameters stay far below either engine's limit). */
+const ROWS_PER_STATEMENT = 50
+
+/**
+ * apply(), written now whatever is deferred (a batch's flush): per table, a few rows per upsert, each row's counters
+ * added to what it holds (a counter a share does not move adds 0).
+ */
 export async function applyNow(db: Db, shares: Share[]): Promise<void> {
   const ordered = [...shares].sort((a, b) => (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0))
-  for (const s of ordered) {
-    const spec = AGGREGATES[s.table]
-    const values = { ...Object.fromEntries(spec.counters.map((c) => [c, 0])), ...s.key, ...s.add }
-    await (db as unknown as Kysely<any>)
-      .insertInto(s.table)
-      .values(values)
-      .onConflict((oc) =>
-        oc
-          .columns([...spec.keys])
-          .doUpdateSet(
-            Object.fromEntries(
-              Object.entries(s.add).map(([counter, by]) => [counter, sql`${sql.ref(`${s.table}.${counter}`)} + ${by}`]),
+  const byTable = new Map<Aggregate, Share[]>()
+  for (const s of ordered) byTable.set(s.table, [...(byTable.get(s.table) ?? []), s])
+  for (const [table, rows] of byTable) {
+    const spec = AGGREGATES[table]
+    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+      const values = rows
+        .slice(i, i + ROWS_PER_STATEMENT)
+        .map((s) => ({ ...Object.fromEntries(spec.counters.map((c) => [c, 0])), ...s.key, ...s.add }))
+      await (db as unknown as Kysely<any>)
+        .insertInto(table)
+        .values(values)
+        .onConflict((oc) =>
+          oc
+            .columns([...spec.keys])
+            .doUpdateSet(
+              Object.fromEntries(
+                spec.counters.map((c) => [c, sql`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`]),
+              ),
             ),
-          ),
-      )
-      .execute()
+        )
+        .execute()
+    }
   }
 }
 

@@ -55,20 +55,39 @@ export async function countMessage(
   await countMessagesNow(db, scope, bucket, 1)
 }
 
-/** `count` more messages in a scope's quarter hour, now (a batch's flush). */
+/** `count` more messages in a scope's quarter hour, now (a batch's flush: several buckets per statement). */
 export async function countMessagesNow(
   db: Db,
   scope: { tenant_id: string; workspace_id: string },
   bucket: string,
   count: number,
 ): Promise<void> {
-  await db
-    .insertInto('message_counts')
-    .values({ tenant_id: scope.tenant_id, workspace_id: scope.workspace_id, bucket, count })
-    .onConflict((oc) =>
-      oc.columns(['tenant_id', 'workspace_id', 'bucket']).doUpdateSet((eb) => ({
-        count: eb(eb.ref('message_counts.count'), '+', count),
-      })),
-    )
-    .execute()
+  await countMessageBucketsNow(db, [{ scope, bucket, count }])
+}
+
+/** Several scopes' quarter hours, each `count` more messages, a few hundred per statement. */
+export async function countMessageBucketsNow(
+  db: Db,
+  buckets: ReadonlyArray<{ scope: { tenant_id: string; workspace_id: string }; bucket: string; count: number }>,
+): Promise<void> {
+  for (let i = 0; i < buckets.length; i += 200) {
+    await db
+      .insertInto('message_counts')
+      .values(
+        buckets
+          .slice(i, i + 200)
+          .map(({ scope, bucket, count }) => ({
+            tenant_id: scope.tenant_id,
+            workspace_id: scope.workspace_id,
+            bucket,
+            count,
+          })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['tenant_id', 'workspace_id', 'bucket']).doUpdateSet((eb) => ({
+          count: eb(eb.ref('message_counts.count'), '+', eb.ref('excluded.count')),
+        })),
+      )
+      .execute()
+  }
 }

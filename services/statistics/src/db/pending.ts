@@ -1,18 +1,27 @@
 import type { Scope } from '@switchboard/platform'
 import type { Share } from './aggregates.repository.ts'
-import type { DailyCounter } from './database.ts'
+import type { DailyCounter, TicketsTable } from './database.ts'
 
 /**
  * The counters a batch of events moves (aggregates, DailyStats, message counts, the projection's position), added up
  * in memory while the batch's handlers run and written once each, in one order, before the batch's transaction
  * commits (consumers/batching.ts): the same sums in a few statements instead of a few per event. Nothing a handler
- * reads is among them (handlers read the raw rows only). Outside a batch every write goes to the database at once.
+ * reads is among them (handlers read the raw rows only), except the tickets, which are read once for the whole batch
+ * and then read and changed in memory. Outside a batch every write goes to the database at once.
  */
 export interface Pending {
   shares: Map<string, Share>
   daily: Map<string, { counters: Partial<Record<DailyCounter, number>>; now: string }>
   messages: Map<string, { scope: Scope; bucket: string; count: number }>
   position?: { projection: string; seq: number; occurredAt: string; now: string }
+  /**
+   * The tickets the batch's events name, read once (locked) before its handlers run, changed here by them and
+   * written once at the flush (tickets.repository.ts); null: not projected yet. A ticket not in the map is read and
+   * written at once, as outside a batch.
+   */
+  tickets?: Map<string, TicketsTable | null>
+  /** the tickets of `tickets` the batch made or changed */
+  ticketsChanged?: Set<string>
 }
 
 const pending = new WeakMap<object, Pending>()

@@ -2,6 +2,7 @@ import { type Dialect, type Scope, storedIsOlder, type Version } from '@switchbo
 import type { Kysely } from 'kysely'
 import { countViolation, moveRating, moveTicket, type TicketFacts } from './aggregates.repository.ts'
 import type { SatisfactionsTable, SlaViolationsTable, StatisticsDatabase, TicketsTable } from './database.ts'
+import { type Pending, pendingOf } from './pending.ts'
 
 type Db = Kysely<StatisticsDatabase>
 
@@ -43,6 +44,8 @@ export async function projectTicket(
   dialect: Dialect,
   row: Omit<TicketsTable, 'resolved_at'>,
 ): Promise<boolean> {
+  const cached = batchTicket(db, row.ticket_id)
+  if (cached) return projectTicketIn(db, cached, row)
   const made = await db
     .insertInto('tickets')
     .values({ ...row, resolved_at: null })
@@ -92,6 +95,8 @@ export async function changeTicketStatus(
   v: Version,
   resolved_at: string | null,
 ): Promise<StatusChange> {
+  const cached = batchTicket(db, ticket_id)
+  if (cached) return changeTicketStatusIn(db, cached, ticket_id, status, v, resolved_at)
   const before = await lockTicket(db, dialect, ticket_id)
   if (!before) return { found: false, resolved: false }
   const newer = await db
@@ -119,6 +124,119 @@ export async function changeTicketStatus(
     })
   }
   return { found: true, resolved }
+}
+
+// A batch's tickets (consumers/batching.ts): the rows its events name are read in one statement, locked, before its
+// handlers run; projectTicket and changeTicketStatus then read and change them in memory, by the same rules as the
+// statements above, and the rows made or changed are written in a few statements at the batch's flush. A batch's
+// transaction holds its projection's lock, so no other transaction changes these rows meanwhile.
+
+type Cached = { pending: Pending & Required<Pick<Pending, 'tickets' | 'ticketsChanged'>> }
+
+/** The batch's cache when it holds `ticket_id` (found or known missing); otherwise the statements run. */
+function batchTicket(db: Db, ticket_id: string): Cached | undefined {
+  const pending = pendingOf(db)
+  if (!pending?.tickets?.has(ticket_id) || !pending.ticketsChanged) return undefined
+  return { pending: pending as Cached['pending'] }
+}
+
+/** A timestamp as the ISO string both engines compare (PostgreSQL answers a Date). */
+const iso = (at: string | Date) => new Date(at).toISOString()
+
+/** The stored row is older than `v` (storedIsOlder, in memory). */
+const olderThan = (row: TicketsTable, v: { version_at: string; version_id: string }) => {
+  const at = iso(row.version_at)
+  const vAt = iso(v.version_at)
+  return at < vAt || (at === vAt && row.version_id < v.version_id)
+}
+
+/**
+ * Reads the tickets `ids` names into the batch's cache (locked on PostgreSQL), those not projected yet as null. From
+ * now on the batch's handlers change them in memory; writeBatchTickets writes them.
+ */
+export async function preloadTickets(db: Db, dialect: Dialect, ids: readonly string[]): Promise<void> {
+  const pending = pendingOf(db)
+  if (!pending) throw new Error('preloadTickets: outside a batch')
+  const tickets = new Map<string, TicketsTable | null>()
+  const wanted = [...new Set(ids)].sort()
+  for (let i = 0; i < wanted.length; i += 500) {
+    const chunk = wanted.slice(i, i + 500)
+    for (const id of chunk) tickets.set(id, null)
+    const rows = await locked(db.selectFrom('tickets').selectAll().where('ticket_id', 'in', chunk), dialect).execute()
+    for (const r of rows) {
+      tickets.set(r.ticket_id, {
+        ...r,
+        created_at: iso(r.created_at),
+        resolved_at: r.resolved_at === null ? null : iso(r.resolved_at),
+        version_at: iso(r.version_at),
+      })
+    }
+  }
+  pending.tickets = tickets
+  pending.ticketsChanged = new Set()
+}
+
+function projectTicketIn(db: Db, { pending }: Cached, row: Omit<TicketsTable, 'resolved_at'>): Promise<boolean> {
+  const stored = pending.tickets.get(row.ticket_id)
+  if (!stored) {
+    const made = { ...row, created_at: iso(row.created_at), version_at: iso(row.version_at), resolved_at: null }
+    pending.tickets.set(row.ticket_id, made)
+    pending.ticketsChanged.add(row.ticket_id)
+    return moveTicket(db, null, made).then(() => true)
+  }
+  if (!olderThan(stored, row)) return Promise.resolve(false)
+  const { agent_id, category, priority, status, version_at, version_id } = row
+  const after = { ...stored, agent_id, category, priority, status, version_at: iso(version_at), version_id }
+  pending.tickets.set(row.ticket_id, after)
+  pending.ticketsChanged.add(row.ticket_id)
+  return moveTicket(db, stored, after).then(() => false)
+}
+
+async function changeTicketStatusIn(
+  db: Db,
+  { pending }: Cached,
+  ticket_id: string,
+  status: string,
+  v: Version,
+  resolved_at: string | null,
+): Promise<StatusChange> {
+  const before = pending.tickets.get(ticket_id)
+  if (!before) return { found: false, resolved: false }
+  const statusMoved = olderThan(before, v)
+  const resolved = resolved_at !== null && before.resolved_at === null
+  if (!statusMoved && !resolved) return { found: true, resolved: false }
+  const after: TicketsTable = {
+    ...before,
+    ...(statusMoved ? { status, version_at: iso(v.version_at), version_id: v.version_id } : {}),
+    ...(resolved ? { resolved_at: iso(resolved_at) } : {}),
+  }
+  pending.tickets.set(ticket_id, after)
+  pending.ticketsChanged.add(ticket_id)
+  await moveTicket(db, before, after)
+  return { found: true, resolved }
+}
+
+/** The batch's tickets made or changed, written (a batch's flush): a few rows per statement, in id order. */
+export async function writeBatchTickets(db: Db, pending: Pending): Promise<void> {
+  if (!pending.tickets || !pending.ticketsChanged?.size) return
+  const rows = [...pending.ticketsChanged].sort().map((id) => pending.tickets!.get(id)!)
+  for (let i = 0; i < rows.length; i += 80) {
+    await db
+      .insertInto('tickets')
+      .values(rows.slice(i, i + 80))
+      .onConflict((oc) =>
+        oc.column('ticket_id').doUpdateSet((eb) => ({
+          agent_id: eb.ref('excluded.agent_id'),
+          category: eb.ref('excluded.category'),
+          priority: eb.ref('excluded.priority'),
+          status: eb.ref('excluded.status'),
+          resolved_at: eb.ref('excluded.resolved_at'),
+          version_at: eb.ref('excluded.version_at'),
+          version_id: eb.ref('excluded.version_id'),
+        })),
+      )
+      .execute()
+  }
 }
 
 /**
