@@ -18,6 +18,8 @@ export interface StatisticsBenchOptions {
   connections: number
   durationS: number
   rebuild: boolean
+  /** publish the world's tickets, sessions and messages as events before the rebuild (BENCH_STATS_WORLD_EVENTS=1) */
+  worldEvents: boolean
 }
 
 export interface EndpointFigure {
@@ -51,6 +53,8 @@ export interface StatisticsBenchResult {
   backlog: { events: number; publish_s: number; applied_s: number; events_per_s: number }
   aggregates_drift: string[]
   rebuild: { s: number; events: number; applied: number; events_per_s: number; failed: number }
+  /** the world published as events before the rebuild (BENCH_STATS_WORLD_EVENTS=1) */
+  world_events?: { events: number; publish_s: number }
   rebuild_world_estimate_s: number
 }
 
@@ -200,7 +204,23 @@ export async function benchStatistics(
     for (const line of drift.slice(0, 10)) console.log(`    ${line}`)
 
     // 5. a full rebuild (switchboard stats rebuild) of what the streams hold (BENCH_STATS_REBUILD=0: none, so that a
-    // kept schema keeps the loaded world)
+    // kept schema keeps the loaded world). BENCH_STATS_WORLD_EVENTS=1: the world's tickets, sessions and messages
+    // are published as events first (the statistics replicas stopped, so that only the rebuild applies them)
+    let world_events: { events: number; publish_s: number } | undefined
+    if (o.rebuild && o.worldEvents) {
+      await Promise.all(
+        fleet.children
+          .filter((c) => c.unit === 'statistics')
+          .map((c) => new Promise((stopped) => c.process.once('exit', stopped).kill('SIGTERM'))),
+      )
+      let published = 0
+      const publish_s = await publishAll(
+        bus,
+        countedAs(worldAsEvents(o), () => published++),
+      )
+      world_events = { events: published, publish_s }
+      console.log(`statistics: the world as ${published} events published in ${fmt(publish_s)} s (replicas stopped)`)
+    }
     const rebuildStarted = performance.now()
     const reports = o.rebuild ? await rebuildStats({ env: fleet.unitEnv('statistics'), logger }) : []
     const rebuild_s = (performance.now() - rebuildStarted) / 1000
@@ -240,6 +260,7 @@ export async function benchStatistics(
       backlog,
       aggregates_drift: [...drift, ...afterRebuild],
       rebuild,
+      ...(world_events ? { world_events } : {}),
       rebuild_world_estimate_s: estimate,
     }
   } finally {
@@ -255,10 +276,10 @@ export async function benchStatistics(
  * `events` events of the real contracts, all of tenant bench-t2 and of the last day: a third tickets' (created,
  * assigned, resolved), the rest conversations' (a session created per 30 messages); ids start with `tag`.
  */
-function projectionEvents(events: number, tag: string): Array<{ def: EventDef; data: unknown }> {
+function projectionEvents(events: number, tag: string): BenchEvent[] {
   const now = Date.now()
   const iso = (i: number) => new Date(now - 86_400_000 + (i % 86_000) * 1000).toISOString()
-  const list: Array<{ def: EventDef; data: unknown }> = []
+  const list: BenchEvent[] = []
   const tickets = Math.floor(events / 3 / 3)
   for (let i = 0; i < tickets; i++) {
     const facts = {
@@ -322,24 +343,106 @@ function projectionEvents(events: number, tag: string): Array<{ def: EventDef; d
   return list
 }
 
-/** Publishes `list` onto JetStream, 256 in flight; answers the seconds it took. */
+type BenchEvent = { def: EventDef; data: unknown; tenant_id?: string }
+
+/** Publishes `events` (a list or a generator) onto JetStream, 256 in flight; answers the seconds it took. */
 async function publishAll(
   bus: Awaited<ReturnType<typeof createJetStreamBus>>,
-  list: Array<{ def: EventDef; data: unknown }>,
+  events: Iterable<BenchEvent>,
 ): Promise<number> {
-  const scope = { tenant_id: TENANTS[1], workspace_id: WORKSPACE }
   const actor = { user_id: 'bench', kind: 'service' as const }
   const started = performance.now()
-  let next = 0
+  const next = events[Symbol.iterator]()
   await Promise.all(
     Array.from({ length: 256 }, async () => {
-      while (next < list.length) {
-        const { def, data } = list[next++]!
-        await bus.publish(def.type, newEnvelope({ type: def.type, ...scope, actor, data }))
+      for (let e = next.next(); !e.done; e = next.next()) {
+        const { def, data, tenant_id = TENANTS[1]! } = e.value
+        const envelope = newEnvelope({ type: def.type, tenant_id, workspace_id: WORKSPACE, actor, data })
+        await bus.publish(def.type, envelope)
       }
     }),
   )
   return (performance.now() - started) / 1000
+}
+
+/** `events`, calling `onEach` for each one taken. */
+function* countedAs<T>(events: Iterable<T>, onEach: () => void): Generator<T> {
+  for (const e of events) {
+    onEach()
+    yield e
+  }
+}
+
+/**
+ * The loaded world's tickets (created, assigned, resolved: 3 events each), sessions and messages (the world's
+ * messages spread over its sessions) as events over its 365 days and 3 tenants, generated as they are published.
+ */
+function* worldAsEvents(o: StatisticsBenchOptions): Generator<BenchEvent> {
+  const end = Date.now()
+  const span = DAYS * 86_400_000
+  const iso = (i: number, n: number) => new Date(end - span + Math.floor((i * span) / n)).toISOString()
+  for (let i = 0; i < o.tickets; i++) {
+    const tenant_id = TENANTS[i % TENANTS.length]
+    const facts = {
+      ticket_id: `wt-${i}`,
+      customer_id: 'u-c1',
+      agent_id: null as string | null,
+      category: CATEGORIES[i % 5],
+      priority: PRIORITIES[i % 4],
+      status: 'open',
+      source: 'web',
+      created_at: iso(i, o.tickets),
+    }
+    yield { def: TicketEvents.created, data: facts, tenant_id }
+    const assigned = { ...facts, agent_id: `u-a${3 * (i % 10) + 1}`, status: 'assigned' }
+    yield { def: TicketEvents.updated, data: { ticket: assigned, changed: ['agent_id'] }, tenant_id }
+    const resolved_at = new Date(Date.parse(facts.created_at) + 3_600_000).toISOString()
+    const change = { ticket_id: `wt-${i}`, from: 'assigned', to: 'resolved', resolved_at, closed_at: null }
+    yield { def: TicketEvents.statusChanged, data: change, tenant_id }
+  }
+  const perSession = Math.max(1, Math.round(o.messages / o.sessions))
+  for (let s = 0; s < o.sessions; s++) {
+    const tenant_id = TENANTS[s % TENANTS.length]
+    const session_id = `ws-${s}`
+    const started_at = iso(s, o.sessions)
+    yield {
+      def: ConversationEvents.sessionCreated,
+      data: {
+        session_id,
+        status: 'active',
+        channel: 'web',
+        subject: '',
+        customer_id: 'u-c1',
+        visitor_id: null,
+        agent_id: null,
+        ticket_id: null,
+        started_at,
+        last_message_at: null,
+        ended_at: null,
+      },
+      tenant_id,
+    }
+    for (let m = 0; m < perSession; m++) {
+      const created_at = new Date(Date.parse(started_at) + m * 30_000).toISOString()
+      yield {
+        def: ConversationEvents.messageCreated,
+        data: {
+          message_id: `wm-${s}-${m}`,
+          session_id,
+          sender: 'customer',
+          sender_id: 'u-c1',
+          kind: 'text',
+          content: 'bench',
+          metadata: {},
+          created_at,
+          seq: m + 1,
+          session_status: 'active',
+          agent_id: null,
+        },
+        tenant_id,
+      }
+    }
+  }
 }
 
 const PROJECTED = ['statistics-tickets', 'statistics-conversations']
@@ -429,5 +532,6 @@ export function statisticsBenchOptions(e: NodeJS.ProcessEnv = process.env): Stat
     connections: Number(e.BENCH_STATS_CONNECTIONS ?? 20),
     durationS: Number(e.BENCH_STATS_DURATION_S ?? 8),
     rebuild: e.BENCH_STATS_REBUILD !== '0',
+    worldEvents: e.BENCH_STATS_WORLD_EVENTS === '1',
   }
 }
