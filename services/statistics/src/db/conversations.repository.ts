@@ -74,14 +74,12 @@ export async function countMessageBucketsNow(
     await db
       .insertInto('message_counts')
       .values(
-        buckets
-          .slice(i, i + 200)
-          .map(({ scope, bucket, count }) => ({
-            tenant_id: scope.tenant_id,
-            workspace_id: scope.workspace_id,
-            bucket,
-            count,
-          })),
+        buckets.slice(i, i + 200).map(({ scope, bucket, count }) => ({
+          tenant_id: scope.tenant_id,
+          workspace_id: scope.workspace_id,
+          bucket,
+          count,
+        })),
       )
       .onConflict((oc) =>
         oc.columns(['tenant_id', 'workspace_id', 'bucket']).doUpdateSet((eb) => ({
