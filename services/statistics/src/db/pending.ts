@@ -19,9 +19,13 @@ export interface Pending {
    * written once at the flush (tickets.repository.ts); null: not projected yet. A ticket not in the map is read and
    * written at once, as outside a batch.
    */
-  tickets?: Map<string, TicketsTable | null>
-  /** the tickets of `tickets` the batch made or changed */
-  ticketsChanged?: Set<string>
+  tickets?: BatchTickets
+}
+
+/** A batch's tickets: each named one's row (null: not projected yet), and which of them the batch made or changed. */
+export interface BatchTickets {
+  rows: Map<string, TicketsTable | null>
+  changed: Set<string>
 }
 
 const pending = new WeakMap<object, Pending>()

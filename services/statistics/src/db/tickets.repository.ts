@@ -2,7 +2,7 @@ import { type Dialect, type Scope, storedIsOlder, type Version } from '@switchbo
 import type { Kysely } from 'kysely'
 import { countViolation, moveRating, moveTicket, type TicketFacts } from './aggregates.repository.ts'
 import type { SatisfactionsTable, SlaViolationsTable, StatisticsDatabase, TicketsTable } from './database.ts'
-import { type Pending, pendingOf } from './pending.ts'
+import { type BatchTickets, type Pending, pendingOf } from './pending.ts'
 
 type Db = Kysely<StatisticsDatabase>
 
@@ -131,23 +131,26 @@ export async function changeTicketStatus(
 // statements above, and the rows made or changed are written in a few statements at the batch's flush. A batch's
 // transaction holds its projection's lock, so no other transaction changes these rows meanwhile.
 
-type Cached = { pending: Pending & Required<Pick<Pending, 'tickets' | 'ticketsChanged'>> }
-
-/** The batch's cache when it holds `ticket_id` (found or known missing); otherwise the statements run. */
-function batchTicket(db: Db, ticket_id: string): Cached | undefined {
-  const pending = pendingOf(db)
-  if (!pending?.tickets?.has(ticket_id) || !pending.ticketsChanged) return undefined
-  return { pending: pending as Cached['pending'] }
+/** The batch's tickets when they hold `ticket_id` (found or known missing); otherwise the statements run. */
+function batchTicket(db: Db, ticket_id: string): BatchTickets | undefined {
+  const tickets = pendingOf(db)?.tickets
+  return tickets?.rows.has(ticket_id) ? tickets : undefined
 }
 
 /** A timestamp as the ISO string both engines compare (PostgreSQL answers a Date). */
 const iso = (at: string | Date) => new Date(at).toISOString()
 
-/** The stored row is older than `v` (storedIsOlder, in memory). */
-const olderThan = (row: TicketsTable, v: { version_at: string; version_id: string }) => {
-  const at = iso(row.version_at)
-  const vAt = iso(v.version_at)
-  return at < vAt || (at === vAt && row.version_id < v.version_id)
+/**
+ * The stored row is older than `v` (storedIsOlder, in memory). Both timestamps are ISO strings already: the cached
+ * rows' as preloadTickets normalised them, the events' as versionOf did.
+ */
+const olderThan = (row: TicketsTable, v: Version) =>
+  row.version_at < v.version_at || (row.version_at === v.version_at && row.version_id < v.version_id)
+
+/** The batch's row of a ticket, made or changed: written at the flush. */
+function put(tickets: BatchTickets, row: TicketsTable): void {
+  tickets.rows.set(row.ticket_id, row)
+  tickets.changed.add(row.ticket_id)
 }
 
 /**
@@ -157,14 +160,14 @@ const olderThan = (row: TicketsTable, v: { version_at: string; version_id: strin
 export async function preloadTickets(db: Db, dialect: Dialect, ids: readonly string[]): Promise<void> {
   const pending = pendingOf(db)
   if (!pending) throw new Error('preloadTickets: outside a batch')
-  const tickets = new Map<string, TicketsTable | null>()
+  const rows = new Map<string, TicketsTable | null>()
   const wanted = [...new Set(ids)].sort()
   for (let i = 0; i < wanted.length; i += 500) {
     const chunk = wanted.slice(i, i + 500)
-    for (const id of chunk) tickets.set(id, null)
-    const rows = await locked(db.selectFrom('tickets').selectAll().where('ticket_id', 'in', chunk), dialect).execute()
-    for (const r of rows) {
-      tickets.set(r.ticket_id, {
+    for (const id of chunk) rows.set(id, null)
+    const found = await locked(db.selectFrom('tickets').selectAll().where('ticket_id', 'in', chunk), dialect).execute()
+    for (const r of found) {
+      rows.set(r.ticket_id, {
         ...r,
         created_at: iso(r.created_at),
         resolved_at: r.resolved_at === null ? null : iso(r.resolved_at),
@@ -172,54 +175,57 @@ export async function preloadTickets(db: Db, dialect: Dialect, ids: readonly str
       })
     }
   }
-  pending.tickets = tickets
-  pending.ticketsChanged = new Set()
+  pending.tickets = { rows, changed: new Set() }
 }
 
-function projectTicketIn(db: Db, { pending }: Cached, row: Omit<TicketsTable, 'resolved_at'>): Promise<boolean> {
-  const stored = pending.tickets.get(row.ticket_id)
+async function projectTicketIn(
+  db: Db,
+  tickets: BatchTickets,
+  row: Omit<TicketsTable, 'resolved_at'>,
+): Promise<boolean> {
+  const stored = tickets.rows.get(row.ticket_id)
   if (!stored) {
-    const made = { ...row, created_at: iso(row.created_at), version_at: iso(row.version_at), resolved_at: null }
-    pending.tickets.set(row.ticket_id, made)
-    pending.ticketsChanged.add(row.ticket_id)
-    return moveTicket(db, null, made).then(() => true)
+    const made = { ...row, created_at: iso(row.created_at), resolved_at: null }
+    put(tickets, made)
+    await moveTicket(db, null, made)
+    return true
   }
-  if (!olderThan(stored, row)) return Promise.resolve(false)
+  if (!olderThan(stored, row)) return false
   const { agent_id, category, priority, status, version_at, version_id } = row
-  const after = { ...stored, agent_id, category, priority, status, version_at: iso(version_at), version_id }
-  pending.tickets.set(row.ticket_id, after)
-  pending.ticketsChanged.add(row.ticket_id)
-  return moveTicket(db, stored, after).then(() => false)
+  const after = { ...stored, agent_id, category, priority, status, version_at, version_id }
+  put(tickets, after)
+  await moveTicket(db, stored, after)
+  return false
 }
 
 async function changeTicketStatusIn(
   db: Db,
-  { pending }: Cached,
+  tickets: BatchTickets,
   ticket_id: string,
   status: string,
   v: Version,
   resolved_at: string | null,
 ): Promise<StatusChange> {
-  const before = pending.tickets.get(ticket_id)
+  const before = tickets.rows.get(ticket_id)
   if (!before) return { found: false, resolved: false }
   const statusMoved = olderThan(before, v)
   const resolved = resolved_at !== null && before.resolved_at === null
   if (!statusMoved && !resolved) return { found: true, resolved: false }
   const after: TicketsTable = {
     ...before,
-    ...(statusMoved ? { status, version_at: iso(v.version_at), version_id: v.version_id } : {}),
+    ...(statusMoved ? { status, ...v } : {}),
     ...(resolved ? { resolved_at: iso(resolved_at) } : {}),
   }
-  pending.tickets.set(ticket_id, after)
-  pending.ticketsChanged.add(ticket_id)
+  put(tickets, after)
   await moveTicket(db, before, after)
   return { found: true, resolved }
 }
 
 /** The batch's tickets made or changed, written (a batch's flush): a few rows per statement, in id order. */
 export async function writeBatchTickets(db: Db, pending: Pending): Promise<void> {
-  if (!pending.tickets || !pending.ticketsChanged?.size) return
-  const rows = [...pending.ticketsChanged].sort().map((id) => pending.tickets!.get(id)!)
+  const tickets = pending.tickets
+  if (!tickets?.changed.size) return
+  const rows = [...tickets.changed].sort().map((id) => tickets.rows.get(id)!)
   for (let i = 0; i < rows.length; i += 80) {
     await db
       .insertInto('tickets')
