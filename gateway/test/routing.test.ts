@@ -38,6 +38,46 @@ t.test('service table: longest whole-segment prefix', async (t) => {
   for (const [path, service] of cases) t.equal(serviceFor(path), service, path)
 })
 
+t.test("service table: a :param segment routes one route of a unit under another unit's prefix", async (t) => {
+  const cases: [string, string | undefined][] = [
+    // conversations owns routing and sessions; identity keeps the rest of /api/agents and /api/customers
+    ['/api/agents/find-available', 'conversations'],
+    ['/api/agents/find-available/x', 'conversations'],
+    ['/api/agents/0193abc/assign-session', 'conversations'],
+    ['/api/agents/0193abc/release-session', 'conversations'],
+    ['/api/customers/c-1/activity', 'conversations'],
+    ['/api/agents/0193abc', 'identity'],
+    ['/api/agents/0193abc/online', 'identity'],
+    ['/api/agents/0193abc/assign-sessionx', 'identity'],
+    ['/api/agents/assign-session', 'identity'],
+    ['/api/agents/find-availablex', 'identity'],
+    ['/api/customers/c-1', 'identity'],
+    ['/api/customers/c-1/notes', 'identity'],
+    ['/api/customers/activity', 'identity'],
+    ['/api/omni/sessions', 'conversations'],
+  ]
+  for (const [path, service] of cases) t.equal(serviceFor(path), service, path)
+})
+
+t.test('service table: the most specific pattern wins whatever the order it was listed in', async (t) => {
+  const table = createServiceTable({
+    '/x/:a/y': 'param',
+    '/x/lit/y': 'literal',
+    '/x': 'short',
+    '/x/:a/y/z': 'deeper',
+    '/p/:a': 'param-only',
+  })
+  t.equal(table.serviceFor('/x/lit/y'), 'literal', 'a literal segment beats a :param at the same depth')
+  t.equal(table.serviceFor('/x/other/y'), 'param')
+  t.equal(table.serviceFor('/x/lit/y/z'), 'deeper', 'more segments beat fewer')
+  t.equal(table.serviceFor('/x/other'), 'short')
+  t.equal(table.serviceFor('/x'), 'short')
+  t.equal(table.serviceFor('/p/1'), 'param-only')
+  t.equal(table.serviceFor('/p'), undefined, 'a :param needs its segment')
+  t.equal(table.serviceFor('/p/'), undefined, 'an empty segment is no value')
+  t.equal(table.serviceFor('x/lit/y'), undefined, 'a path starts with /')
+})
+
 t.test('canonical paths', async (t) => {
   for (const p of ['/api/tickets/1', '/api/customers/a%40b.c', '/public/kb/%E4%B8%AD']) t.ok(isCanonicalPath(p), p)
   for (const p of [

@@ -13,7 +13,10 @@ export interface UnitEntry {
   readonly port: number
   /** repository folder holding `src/main.ts` and `src/build.ts`; absent while the unit is not built */
   readonly dir?: string
-  /** public path prefixes the gateway routes to it, matched by whole segments, longest first */
+  /**
+   * public path prefixes the gateway routes to it, matched by whole segments, the most specific first; a `:param`
+   * segment matches any one segment (a route of this unit under another unit's prefix)
+   */
   readonly prefixes: readonly string[]
 }
 
@@ -46,7 +49,17 @@ export const UNITS = {
     name: 'conversations',
     port: 8104,
     dir: 'services/conversations',
-    prefixes: ['/api/omni', '/api/session-transfer', '/api/shifts', '/uploads'],
+    prefixes: [
+      '/api/omni',
+      '/api/session-transfer',
+      '/api/shifts',
+      '/uploads',
+      // routing and sessions are conversations', under identity's /api/agents and /api/customers (more specific wins)
+      '/api/agents/find-available',
+      '/api/agents/:id/assign-session',
+      '/api/agents/:id/release-session',
+      '/api/customers/:id/activity',
+    ],
   }),
   'ai-orchestrator': unit({
     name: 'ai-orchestrator',
