@@ -11,8 +11,11 @@ import {
 } from '../db/custom-fields.repository.ts'
 import { deleteCustomValueRows } from '../db/ticket-index.repository.ts'
 import { CUSTOM_FIELDS_PER_SCOPE, definitionProblems } from '../domain/custom-fields.ts'
+import { referenceProblems } from '../domain/show-when.ts'
 import { CustomFieldErrors } from '../errors.ts'
 import type { CreateCustomFieldBody, CustomField, UpdateCustomFieldBody } from '../schemas/custom-fields.schemas.ts'
+
+const scopeOfField = (f: CustomField) => ({ tenant_id: f.tenant_id, workspace_id: f.workspace_id })
 
 export interface FieldChange {
   before: CustomField
@@ -21,6 +24,17 @@ export interface FieldChange {
 
 function checkDefinition(field: CustomField): void {
   const problems = definitionProblems(definitionOf(field))
+  if (problems.length > 0) throw new CustomFieldErrors.Invalid(problems.join('; '))
+}
+
+/**
+ * A `show_when` being set must name fields of the workspace (and options they have). Checked only when it is
+ * given: a field whose condition names one since deleted can still be renamed or switched off.
+ */
+function checkReferences(field: CustomField, workspaceFields: readonly CustomField[]): void {
+  if (!field.show_when) return
+  const byKey = new Map(workspaceFields.filter((f) => f.id !== field.id).map((f) => [f.key, f]))
+  const problems = referenceProblems(field.show_when, byKey)
   if (problems.length > 0) throw new CustomFieldErrors.Invalid(problems.join('; '))
 }
 
@@ -50,6 +64,7 @@ export function createCustomField(svc: TicketsService, caller: Caller, body: Cre
     }
     const existing = await listCustomFields(tx.db, scope)
     if (existing.some((f) => f.key === field.key)) throw new CustomFieldErrors.Exists(field.key)
+    checkReferences(field, existing)
     await insertCustomField(tx.db, field)
     return field
   })
@@ -69,6 +84,7 @@ export function updateCustomField(svc: TicketsService, caller: Caller, id: strin
     }
     const after: CustomField = { ...before, ...patch, updated_at: nowIso() }
     checkDefinition(after)
+    if (body.show_when) checkReferences(after, await listCustomFields(tx.db, scopeOfField(before)))
     await writeField(tx.db, id, { ...patch, updated_at: after.updated_at })
     return { before, after }
   })

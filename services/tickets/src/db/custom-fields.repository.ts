@@ -1,6 +1,6 @@
 import { fromJson, type Scope, toBool, toJson, whereScope } from '@switchboard/platform'
 import type { Kysely, Selectable } from 'kysely'
-import type { CustomFieldType, FieldDefinition, ShowWhen, Validation } from '../domain/custom-fields.ts'
+import type { CustomFieldType, FieldDefinition, Validation } from '../domain/custom-fields.ts'
 import type { CustomField } from '../schemas/custom-fields.schemas.ts'
 import type { CustomFieldsTable, TicketsDatabase } from './database.ts'
 
@@ -17,7 +17,7 @@ export function toCustomField(row: Selectable<CustomFieldsTable>): CustomField {
     active: toBool(row.active),
     options: fromJson<string[]>(row.options, []),
     validation: fromJson<Validation>(row.validation, {}),
-    show_when: fromJson<ShowWhen | null>(row.show_when, null),
+    show_when: fromJson<CustomField['show_when']>(row.show_when, null),
     tenant_id: row.tenant_id,
     workspace_id: row.workspace_id,
     created_at: row.created_at,

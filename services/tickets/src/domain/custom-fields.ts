@@ -1,4 +1,7 @@
 import { checkPattern, matchWithinBudget } from './safe-regex.ts'
+import { conditionHolds, type ShowWhen, showWhenProblems, type TicketContext } from './show-when.ts'
+
+export type { ShowWhen, TicketContext } from './show-when.ts'
 
 /**
  * Custom fields, pure: what a definition may say, whether a ticket's values satisfy the definitions of its
@@ -9,16 +12,10 @@ export const CUSTOM_FIELD_TYPES = ['string', 'number', 'boolean', 'date', 'selec
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number]
 export const CUSTOM_FIELD_RESOURCES = ['ticket'] as const
 
-export const CUSTOM_FIELD_KEY = /^[a-z][a-z0-9_]*$/
 /** String values are indexed for `cf.<key>` filters: 500 characters stay under PostgreSQL's btree entry limit. */
 export const STRING_VALUE_MAX = 500
 /** Custom fields per scope: the whole set is read on every ticket write and export. */
 export const CUSTOM_FIELDS_PER_SCOPE = 100
-
-/** Ticket attributes a `show_when` may look at besides other custom fields. */
-export const TICKET_CONTEXT_KEYS = ['ticket.category', 'ticket.priority', 'ticket.source', 'ticket.status'] as const
-
-export type Scalar = string | number | boolean
 
 export interface Validation {
   min?: number | undefined
@@ -26,14 +23,6 @@ export interface Validation {
   min_length?: number | undefined
   max_length?: number | undefined
   regex?: string | undefined
-}
-
-/** Shown (and so required, when required) only while another field's value meets one condition. */
-export interface ShowWhen {
-  key: string
-  equals?: Scalar | undefined
-  in?: Scalar[] | undefined
-  not_equals?: Scalar | undefined
 }
 
 export interface FieldDefinition {
@@ -91,37 +80,9 @@ export function definitionProblems(def: FieldDefinition): string[] {
   return problems
 }
 
-function showWhenProblems(self: string, cond: ShowWhen): string[] {
-  const problems: string[] = []
-  const isContext = (TICKET_CONTEXT_KEYS as readonly string[]).includes(cond.key)
-  if (!isContext && !CUSTOM_FIELD_KEY.test(cond.key)) {
-    problems.push(`body.show_when.key: another field's key or one of ${TICKET_CONTEXT_KEYS.join(', ')}`)
-  }
-  if (cond.key === self) problems.push('body.show_when.key: a field cannot depend on itself')
-  const given = [cond.equals, cond.in, cond.not_equals].filter((c) => c !== undefined).length
-  if (given !== 1) problems.push('body.show_when: exactly one of equals, in, not_equals')
-  return problems
-}
-
-/** The values a `show_when` compares: other custom fields, and the ticket's own attributes. */
-export interface TicketContext {
-  category: string
-  priority: string
-  source: string
-  status: string
-}
-
-/** Does `def` show for this ticket? A multiselect value "equals" a scalar it contains. */
+/** Does `def` show for this ticket (its `show_when` met by the values as the write leaves them)? */
 export function isShown(def: FieldDefinition, ticket: TicketContext, values: Record<string, unknown>): boolean {
-  const cond = def.show_when
-  if (!cond) return true
-  const actual = cond.key.startsWith('ticket.')
-    ? ticket[cond.key.slice('ticket.'.length) as keyof TicketContext]
-    : values[cond.key]
-  const held: unknown[] = Array.isArray(actual) ? actual : actual === undefined || actual === null ? [] : [actual]
-  if (cond.equals !== undefined) return held.includes(cond.equals)
-  if (cond.in !== undefined) return held.some((h) => cond.in!.includes(h as Scalar))
-  return !held.includes(cond.not_equals)
+  return conditionHolds(def.show_when, ticket, values)
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/

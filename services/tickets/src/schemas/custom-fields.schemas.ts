@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { BoundedList, Nullable, Timestamp } from '@switchboard/contracts'
 import { CUSTOM_FIELD_RESOURCES, CUSTOM_FIELD_TYPES } from '../domain/custom-fields.ts'
+import { CONDITION_OPS, MAX_CLAUSES } from '../domain/show-when.ts'
 
 const Scalar = Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean()])
 
@@ -21,19 +22,40 @@ export const Validation = Type.Object(
   { additionalProperties: false },
 )
 
-/** Shown (and required, if required) only while another field (or `ticket.category` …) meets one condition. */
+/** One condition of `all` / `any` (the earlier system's form, reference §2.16). */
+export const ShowWhenClause = Type.Object(
+  {
+    field: Type.String({
+      minLength: 1,
+      maxLength: 70,
+      description: 'ticket.category|priority|source|status, or cf.<key> of another field of the workspace',
+    }),
+    op: Type.Union(
+      CONDITION_OPS.map((op) => Type.Literal(op)),
+      { description: 'eq, neq (or ne), in, not_in (value a list), exists (no value); values compare as text' },
+    ),
+    value: Type.Optional(Type.Union([Scalar, Type.Array(Scalar, { minItems: 1, maxItems: 100 })])),
+  },
+  { additionalProperties: false },
+)
+
+/**
+ * Shown (and required, if required) only while the condition holds. Two forms, one of them: `{key, equals | in |
+ * not_equals}` (one condition on another field's key or ticket.category|priority|source|status), or `{all | any:
+ * [{field, op, value}]}`. One object rather than a union, so a refusal names the member at fault, not "anyOf".
+ */
 export const ShowWhen = Type.Object(
   {
-    key: Type.String({
-      minLength: 1,
-      maxLength: 64,
-      description: "another field's key, or ticket.category|priority|source|status",
-    }),
+    key: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: "another field's key, or ticket.category|…" }),
+    ),
     equals: Type.Optional(Scalar),
     in: Type.Optional(Type.Array(Scalar, { minItems: 1, maxItems: 100 })),
     not_equals: Type.Optional(Scalar),
+    all: Type.Optional(Type.Array(ShowWhenClause, { minItems: 1, maxItems: MAX_CLAUSES })),
+    any: Type.Optional(Type.Array(ShowWhenClause, { minItems: 1, maxItems: MAX_CLAUSES })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, minProperties: 1 },
 )
 
 const Key = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$' })

@@ -181,4 +181,81 @@ inEachStorageMode(t, 'custom fields', async (t, mode) => {
     const badType = await call('PUT', url, { custom_fields: { seats: 'many' } })
     t.equal(badType.json().message, 'body.custom_fields.seats: must be a number')
   })
+
+  t.test('show_when {all|any: [{field, op, value}]}: strict definitions, required while shown', async (t) => {
+    // a workspace of its own: the fields above (one required everywhere) would otherwise apply here too
+    const scope = { tenant_id: 'acme', workspace_id: 'conditions' }
+    await makeKnown(svc, scope, { customers: ['cust-1'] })
+    const inScope = await as(principal(scope))
+    const define = async (body: Record<string, unknown>) => {
+      const res = await call('POST', '/api/custom-fields', body, inScope)
+      t.equal(res.statusCode, 201, `field ${String(body.key)}: ${res.body}`)
+      return res.json()
+    }
+    const send = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) => call(method, url, payload, inScope)
+    await define({ key: 'sw_plan', type: 'select', options: ['free', 'pro', 'team'] })
+    await define({ key: 'sw_seats', type: 'number' })
+    const poWhen = {
+      all: [
+        { field: 'ticket.category', op: 'eq', value: 'billing' },
+        { field: 'cf.sw_plan', op: 'in', value: ['pro', 'team'] },
+      ],
+    }
+    const po = await define({ key: 'sw_po', type: 'string', required: true, show_when: poWhen })
+    t.same(po.show_when, poWhen, 'stored and answered as given')
+    t.same((await send('GET', `/api/custom-fields/${po.id}`)).json().show_when, poWhen)
+    const escalationWhen = {
+      any: [
+        { field: 'ticket.priority', op: 'eq', value: 'urgent' },
+        { field: 'cf.sw_seats', op: 'exists' },
+      ],
+    }
+    await define({ key: 'sw_escalation', type: 'string', required: true, show_when: escalationWhen })
+
+    const refused: Array<[unknown, string, RegExp]> = [
+      [{ all: [{ field: 'cf.sw_nope', op: 'exists' }] }, 'TICKETS_CUSTOM_FIELD_INVALID', /no custom field sw_nope/],
+      [{ any: [{ field: 'ticket.owner', op: 'eq', value: 'x' }] }, 'TICKETS_CUSTOM_FIELD_INVALID', /any.0.field/],
+      [{ all: [{ field: 'cf.sw_plan', op: 'like', value: 'x' }] }, 'VALIDATION_FAILED', /body.show_when.all.0.op/],
+      [{ all: [{ field: 'cf.sw_plan', op: 'eq', value: 'gold' }] }, 'TICKETS_CUSTOM_FIELD_INVALID', /not an option/],
+      [{ all: [{ field: 'cf.sw_plan', op: 'in', value: 'pro' }] }, 'TICKETS_CUSTOM_FIELD_INVALID', /a list of values/],
+      [{ all: [{ field: 'cf.sw_plan', op: 'eq', value: 'pro', extra: 1 }] }, 'VALIDATION_FAILED', /all.0/],
+      [{ any: [] }, 'VALIDATION_FAILED', /body.show_when.any/],
+      [{ all: [{ field: 'cf.sw_plan', op: 'exists' }], key: 'sw_plan', equals: 'pro' }, 'TICKETS_', /not both/],
+      [{ key: 'sw_nope', equals: 'x' }, 'TICKETS_CUSTOM_FIELD_INVALID', /no custom field sw_nope/],
+    ]
+    for (const [show_when, code, message] of refused) {
+      const res = await send('POST', '/api/custom-fields', { key: 'sw_bad', type: 'string', show_when })
+      t.equal(res.statusCode, 400, JSON.stringify(show_when))
+      t.match(res.json(), { code: new RegExp(`^${code}`), message }, JSON.stringify(show_when))
+      const put = await send('PUT', `/api/custom-fields/${po.id}`, { show_when })
+      t.equal(put.statusCode, 400, `PUT ${JSON.stringify(show_when)}`)
+    }
+    const renamed = await send('PUT', `/api/custom-fields/${po.id}`, { show_when: { ...poWhen }, name: 'PO number' })
+    t.equal(renamed.statusCode, 200, renamed.body)
+
+    const create = (extra: Record<string, unknown>, custom_fields: Record<string, unknown> = {}) =>
+      send('POST', '/api/tickets', { title: 'Conditions', customer_id: 'cust-1', ...extra, custom_fields })
+    const billingPro = await create({ category: 'billing' }, { sw_plan: 'pro' })
+    t.equal(billingPro.statusCode, 400)
+    t.equal(billingPro.json().message, 'body.custom_fields.sw_po: required', 'all: both conditions hold')
+    t.equal((await create({ category: 'billing' }, { sw_plan: 'free' })).statusCode, 201, 'all: one fails')
+    t.equal((await create({ category: 'tech' }, { sw_plan: 'pro' })).statusCode, 201, 'all: the other fails')
+    const urgent = await create({ priority: 'urgent' })
+    t.equal(urgent.json().message, 'body.custom_fields.sw_escalation: required', 'any: the first holds')
+    const seats = await create({}, { sw_seats: 3 })
+    t.equal(seats.json().message, 'body.custom_fields.sw_escalation: required', 'any: the second holds')
+    const ok = await create({ category: 'billing', priority: 'urgent' }, { sw_plan: 'team', sw_po: 'PO-1' })
+    t.equal(ok.statusCode, 400, 'still missing the escalation')
+    const full = await create(
+      { category: 'billing', priority: 'urgent' },
+      { sw_plan: 'team', sw_po: 'PO-1', sw_escalation: 'E-1' },
+    )
+    t.equal(full.statusCode, 201, full.body)
+    const dropped = await send('PUT', `/api/tickets/${full.json().id}`, { custom_fields: { sw_po: null } })
+    t.equal(dropped.json().message, 'body.custom_fields.sw_po: required', 'an update is held to it too')
+    const switched = await send('PUT', `/api/tickets/${full.json().id}`, {
+      custom_fields: { sw_plan: 'free', sw_po: null },
+    })
+    t.equal(switched.statusCode, 200, 'hidden again once the plan is free')
+  })
 })
