@@ -2,8 +2,11 @@ import { createError } from '@switchboard/platform'
 
 /** ai-orchestrator's error catalog; codes are stable (docs/conventions.md §6). */
 export const AiErrors = {
-  /** a provider asked directly (upload, sync) is disabled or not configured */
-  ProviderUnavailable: createError('AI_PROVIDER_UNAVAILABLE', '%s', 503),
+  /**
+   * a provider asked directly (upload, sync, a doc's delete) is not configured, or switched off: the configuration
+   * the caller works with, not an outage — a 4xx, so that no client can make this service answer 5xx (issue 19)
+   */
+  ProviderNotConfigured: createError('AI_PROVIDER_NOT_CONFIGURED', '%s', 409),
   /** a provider asked directly did not answer in time */
   ProviderTimeout: createError('AI_PROVIDER_TIMEOUT', '%s', 504),
   /** a provider asked directly answered with an error or garbage */

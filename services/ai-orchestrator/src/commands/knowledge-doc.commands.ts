@@ -77,7 +77,7 @@ export async function updateDoc(
 /**
  * Removes a doc, and first its copy in the provider that holds one. When that provider cannot delete documents
  * (compatibility) the local doc is kept and the answer is 409 saying so (reference: "unsupported delete keeps the
- * local doc and says so"); when it is switched off, or fails, the doc is kept too (503/502/504), so a delete never
+ * local doc and says so"); when it is switched off (409), or fails (502/504), the doc is kept too, so a delete never
  * leaves a copy behind that nobody knows of.
  */
 export async function removeDoc(svc: AiService, caller: Caller, id: string): Promise<KnowledgeDoc> {
@@ -94,7 +94,7 @@ export async function removeDoc(svc: AiService, caller: Caller, id: string): Pro
       )
     }
     if (!provider?.deleteDocument || !(await providers.isEnabled(holder))) {
-      throw new AiErrors.ProviderUnavailable(
+      throw new AiErrors.ProviderNotConfigured(
         `knowledge doc ${id} has a copy in the ${holder} provider, which is not enabled: the doc is kept`,
       )
     }

@@ -3,6 +3,7 @@ import type { AiService } from '../context.ts'
 import { AiErrors } from '../errors.ts'
 import {
   type DocumentInput,
+  EXTERNAL_PROVIDERS,
   type ExternalProviderId,
   type KnowledgeProvider,
   ProviderError,
@@ -29,8 +30,9 @@ export async function providerFor(svc: AiService, scope: Scope): Promise<Knowled
 }
 
 /**
- * The provider an upload or a sync of a scope goes to: none usable → 503; the provider every tenant is answered
- * from, for a tenant → 403 (only a platform operator, unscoped, adds to it).
+ * The provider an upload or a sync of a scope goes to: none configured, or every one switched off → 409 (logged at
+ * info: a setting to change, not a failure); the provider every tenant is answered from, for a tenant → 403 (only a
+ * platform operator, unscoped, adds to it).
  */
 export async function activeProvider(svc: AiService, scope: Scope): Promise<KnowledgeProvider> {
   const { provider, shared } = await placeOf(svc, scope)
@@ -39,19 +41,27 @@ export async function activeProvider(svc: AiService, scope: Scope): Promise<Know
       'the active provider is shared by every tenant: only system-scope documents go there; give this scope its own',
     )
   }
-  if (!provider) throw new AiErrors.ProviderUnavailable('no knowledge provider is enabled')
+  if (!provider) {
+    const { settings } = await svc.runtimes.forScope(scope)
+    const configured = EXTERNAL_PROVIDERS.some((id) => settings[id].enabled)
+    const message = configured
+      ? 'every knowledge provider is switched off (PUT /api/v1/ai/knowledge-provider/enable)'
+      : 'no knowledge provider is configured for this scope'
+    svc.log.info({ scope, configured }, `knowledge upload or sync refused: ${message}`)
+    throw new AiErrors.ProviderNotConfigured(message)
+  }
   return provider
 }
 
 /**
- * A provider failure of a call a client asked for directly (upload, sync): timeout → 504, not usable → 503, any
- * other failure → 502. (A query never gets these: it falls back.)
+ * A provider failure of a call a client asked for directly (upload, sync): timeout → 504, not configured for it →
+ * 409, any other failure → 502. (A query never gets these: it falls back.)
  */
 export function providerFailure(err: unknown): Error {
   if (!(err instanceof ProviderError)) return err as Error
   const message = `${err.provider} provider: ${err.message}`
   if (err.kind === 'timeout') return new AiErrors.ProviderTimeout(message)
-  if (err.kind === 'unavailable' || err.kind === 'unsupported') return new AiErrors.ProviderUnavailable(message)
+  if (err.kind === 'unavailable' || err.kind === 'unsupported') return new AiErrors.ProviderNotConfigured(message)
   return new AiErrors.ProviderFailed(message)
 }
 

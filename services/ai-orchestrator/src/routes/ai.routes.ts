@@ -106,7 +106,7 @@ export const aiRoutes: RouteModule<AiService> = async (app, svc) => {
 
   app.post(
     '/api/v1/ai/knowledge/upload',
-    { schema: { tags, body: UploadBody, response: { 200: Message, ...errorResponses(400, 401, 502, 503, 504) } } },
+    { schema: { tags, body: UploadBody, response: { 200: Message, ...errorResponses(400, 401, 403, 409, 502, 504) } } },
     async (request) => {
       const data = await uploadDocument(svc, callerOf(request).scope, {
         ...request.body,
@@ -118,7 +118,7 @@ export const aiRoutes: RouteModule<AiService> = async (app, svc) => {
 
   app.post(
     '/api/v1/ai/knowledge/sync',
-    { schema: { tags, response: { 200: Message, ...errorResponses(400, 401, 502, 503, 504) } } },
+    { schema: { tags, response: { 200: Message, ...errorResponses(400, 401, 403, 409, 502, 504) } } },
     async (request) => {
       const data = await syncScope(svc, callerOf(request))
       return { success: true, message: 'Knowledge base synchronized successfully', data }

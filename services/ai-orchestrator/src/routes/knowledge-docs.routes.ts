@@ -90,7 +90,7 @@ export const knowledgeDocRoutes: RouteModule<AiService> = async (app, svc) => {
       schema: {
         tags,
         params: KnowledgeDocParams,
-        response: { 200: Deleted, ...errorResponses(401, 404, 409, 502, 503, 504) },
+        response: { 200: Deleted, ...errorResponses(401, 404, 409, 502, 504) },
       },
     },
     async (request) => {

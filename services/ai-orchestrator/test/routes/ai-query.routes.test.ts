@@ -142,7 +142,7 @@ inEachStorageMode(t, 'without an LLM, or when it fails: the best passage, strate
   t.match(nothing, { strategy: 'fallback', source: 'none', confidence: 0.3 })
 })
 
-inEachStorageMode(t, 'switches and direct calls: disable/enable, upload 200/502/503/504', async (t, mode) => {
+inEachStorageMode(t, 'switches and direct calls: disable/enable, upload 200/409/502/504', async (t, mode) => {
   const { primary, compat, overrides } = await world(t)
   const { app } = await aiApp(
     t,
@@ -168,7 +168,7 @@ inEachStorageMode(t, 'switches and direct calls: disable/enable, upload 200/502/
   const doc = { title: 'Warranty', content: 'Two years on every device.', tags: ['policy'] }
   t.equal((await upload(doc)).statusCode, 502, 'the active provider (compatibility) refuses connections: 502')
   await call(app, platformAdmin(), 'PUT', '/api/v1/ai/knowledge-provider/disable')
-  t.equal((await upload(doc)).statusCode, 503, 'none enabled: 503')
+  t.equal((await upload(doc)).statusCode, 409, 'none enabled: a setting to change, 409')
   await call(app, platformAdmin(), 'PUT', '/api/v1/ai/knowledge-provider/enable?provider=primary')
   const tenants = await call(app, agent(), 'POST', '/api/v1/ai/knowledge/upload', doc)
   t.equal(tenants.statusCode, 403, "a tenant's upload into the provider every tenant is answered from")

@@ -85,8 +85,8 @@ inEachStorageMode(t, 'knowledge docs in the primary provider', async (t, mode) =
       sync: { provider: null, status: 'local_only' },
     })
     const refused = await call(app, acme, 'DELETE', `${DOCS}/${doc.id}`)
-    t.equal(refused.statusCode, 503)
-    t.equal(refused.json().code, 'AI_PROVIDER_UNAVAILABLE')
+    t.equal(refused.statusCode, 409)
+    t.equal(refused.json().code, 'AI_PROVIDER_NOT_CONFIGURED')
     t.equal((await call(app, acme, 'GET', `${DOCS}/${doc.id}`)).statusCode, 200)
 
     const local = (await call(app, acme, 'POST', DOCS, { title: 'Local', content: 'only' })).json()
