@@ -9,6 +9,7 @@ import { ticketLinks } from './consumers/ticket-links.consumer.ts'
 import type { ConversationsExtras } from './context.ts'
 import type { ConversationsDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
+import { agentRoutes } from './routes/agents.routes.ts'
 import { internalRoutes } from './routes/internal.routes.ts'
 import { sessionRoutes } from './routes/sessions.routes.ts'
 import { shiftRoutes } from './routes/shifts.routes.ts'
@@ -32,7 +33,7 @@ export const conversations = defineService<ConversationsConfig, ConversationsDat
     queueKicks: createQueueKicks((scope, signal) => processQueue(svc, scope, { signal }), svc.log),
   }),
   routes: {
-    protected: [sessionRoutes, workspaceRoutes, transferRoutes, shiftRoutes, internalRoutes],
+    protected: [sessionRoutes, workspaceRoutes, transferRoutes, shiftRoutes, internalRoutes, agentRoutes],
     optional: [uploadRoutes],
   },
   consumers: [agentsProjection, ticketLinks],

@@ -54,4 +54,10 @@ export const ConversationErrors = {
   BodyField: createError('VALIDATION_FAILED', 'body.%s: %s', 400),
   /** a query parameter the schema cannot judge alone (a cursor naming no message of the session) */
   QueryField: createError('VALIDATION_FAILED', 'querystring.%s: %s', 400),
+  /** GET /api/agents/find-available: nobody online, under capacity (and on shift, where shifts are kept) */
+  NoAgentAvailable: createError('CONVERSATIONS_NO_AGENT_AVAILABLE', 'no available agent found', 404),
+  /** POST /api/agents/:id/release-session naming a session another agent (or none) handles */
+  AgentNotAssigned: createError('CONVERSATIONS_AGENT_NOT_ASSIGNED', 'session %s is not assigned to agent %s', 409),
+  /** the routes under /api/agents and /api/customers check the gateway's permission again (defence in depth) */
+  PermissionMissing: createError('CONVERSATIONS_PERMISSION_MISSING', 'permission %s is required', 403),
 }

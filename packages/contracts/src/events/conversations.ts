@@ -70,6 +70,14 @@ export const ConversationEvents = {
       transfer_id: Type.String(),
     }),
   },
+  /**
+   * the agent let go of an open session (`POST /api/agents/:id/release-session`): no agent, status active, the
+   * agent's seat free; `previous_agent_id` is who released it (the shape of `sessionAssigned`)
+   */
+  sessionReleased: {
+    type: 'conversations.session.released',
+    data: Type.Object({ session: SessionFacts, previous_agent_id: Type.String() }),
+  },
   sessionClosed: { type: 'conversations.session.closed', data: SessionFacts },
   sessionReopened: { type: 'conversations.session.reopened', data: SessionFacts },
   /** a ticket now continues the session (`ticket_id` set) */

@@ -45,6 +45,11 @@ export async function findAgentByUser(
   return q.executeTakeFirst()
 }
 
+/** The agent of a scope by identity's agent id (the `:id` of `/api/agents/:id/…`); another tenant's is none. */
+export function findAgentById(db: Db, agentId: string, scope: Scope): Promise<AgentRow | undefined> {
+  return whereScope(db.selectFrom('agents').selectAll().where('agent_id', '=', agentId), scope).executeTakeFirst()
+}
+
 /** Online agents of a scope with their current load (open sessions assigned to them). */
 export async function onlineAgentsWithLoad(db: Db, scope: Scope): Promise<Array<Agent & { load: number }>> {
   const rows = await whereScope(
