@@ -14,8 +14,14 @@ export async function findSatisfaction(db: Db, id: string, scope: Scope): Promis
   return whereScope(db.selectFrom('customer_satisfactions').selectAll().where('id', '=', id), scope).executeTakeFirst()
 }
 
-export async function satisfactionOfTicket(db: Db, ticketId: string): Promise<Satisfaction | undefined> {
-  return db.selectFrom('customer_satisfactions').selectAll().where('ticket_id', '=', ticketId).executeTakeFirst()
+/** The rating of a ticket (one at most: unique by ticket); with `scope`, only within it. */
+export async function satisfactionOfTicket(
+  db: Db,
+  ticketId: string,
+  scope: Scope = { tenant_id: '', workspace_id: '' },
+): Promise<Satisfaction | undefined> {
+  const q = db.selectFrom('customer_satisfactions').selectAll().where('ticket_id', '=', ticketId)
+  return whereScope(q, scope).executeTakeFirst()
 }
 
 export async function writeSatisfaction(db: Db, id: string, patch: Partial<Satisfaction>): Promise<void> {

@@ -1,9 +1,15 @@
 import { callerOf, errorResponses, pageOf, pageWindow, type RouteModule, scopeOf } from '@switchboard/platform'
 import { createSatisfaction, removeSatisfaction, updateSatisfaction } from '../commands/satisfaction.commands.ts'
 import type { TicketsService } from '../context.ts'
-import { findSatisfaction, listSatisfactions, satisfactionStats } from '../db/satisfaction.repository.ts'
+import {
+  findSatisfaction,
+  listSatisfactions,
+  satisfactionOfTicket,
+  satisfactionStats,
+} from '../db/satisfaction.repository.ts'
+import { findTicket } from '../db/tickets.repository.ts'
 import { dateRange, lastDays } from '../domain/sla-date-range.ts'
-import { SatisfactionErrors, SlaErrors } from '../errors.ts'
+import { SatisfactionErrors, SlaErrors, TicketErrors } from '../errors.ts'
 import {
   CreateSatisfactionBody,
   ListSatisfactionsQuery,
@@ -16,6 +22,7 @@ import {
   UpdateSatisfactionBody,
 } from '../schemas/satisfaction.schemas.ts'
 import { IdParams } from '../schemas/sla.schemas.ts'
+import { TicketParams } from '../schemas/tickets.schemas.ts'
 
 const tags = ['satisfaction']
 const DAY = 86_400_000
@@ -106,6 +113,30 @@ export const satisfactionRoutes: RouteModule<TicketsService> = async (app, svc) 
       })
       const items = days.map((date) => ({ date, ...(byDay.get(date) ?? { count: 0, average_rating: 0 }) }))
       return { count: items.length, items }
+    },
+  )
+
+  // Under the ticket's path but a satisfaction read: the gateway asks for satisfaction.read (reference §2.0).
+  app.get(
+    '/api/tickets/:id/satisfaction',
+    {
+      schema: {
+        tags,
+        params: TicketParams,
+        response: {
+          200: Satisfaction,
+          204: { description: 'the ticket has no rating', type: 'null' },
+          ...errorResponses(401, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      // another tenant's ticket is not found, like a missing one, before its rating is looked at
+      const ticket = await findTicket(svc.db, request.params.id, scopeOf(request))
+      if (!ticket) throw new TicketErrors.NotFound(request.params.id)
+      const rating = await satisfactionOfTicket(svc.db, ticket.id, ticket)
+      if (!rating) return reply.code(204).send()
+      return rating
     },
   )
 

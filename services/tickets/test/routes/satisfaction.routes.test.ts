@@ -79,6 +79,27 @@ inEachStorageMode(t, 'satisfaction and surveys', async (t, mode) => {
     })
   })
 
+  t.test("a ticket's rating: 200 with it, 204 without, another tenant's ticket like a missing one", async (t) => {
+    const tk = await ticket()
+    const url = `/api/tickets/${tk.id}/satisfaction`
+    const none = await call('GET', url)
+    t.equal(none.statusCode, 204, 'no rating yet')
+    t.equal(none.body, '')
+    const rated = (await call('POST', '/api/satisfactions', { ticket_id: tk.id, rating: 5, comment: 'Quick' })).json()
+    const got = await call('GET', url)
+    t.equal(got.statusCode, 200)
+    t.same(got.json(), rated, 'the shape of /api/satisfactions')
+    const missing = await call('GET', '/api/tickets/does-not-exist/satisfaction')
+    t.equal(missing.statusCode, 404)
+    t.equal(missing.json().code, 'TICKETS_NOT_FOUND')
+    const foreign = await call('GET', url, undefined, other)
+    t.equal(foreign.statusCode, 404, "another tenant's ticket")
+    t.equal(foreign.json().code, missing.json().code)
+    t.equal(foreign.json().message.replace(tk.id, '<id>'), missing.json().message.replace('does-not-exist', '<id>'))
+    await call('DELETE', `/api/satisfactions/${rated.id}`)
+    t.equal((await call('GET', url)).statusCode, 204, 'gone again once deleted')
+  })
+
   t.test('read, change (announced with the previous rating), list, stats, trend, delete', async (t) => {
     const a = await ticket({ customer_id: 'cust-2' })
     const b = await ticket({ customer_id: 'cust-2' })
