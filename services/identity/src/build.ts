@@ -2,6 +2,7 @@ import { IdentityEvents, UNITS } from '@switchboard/contracts'
 import { defineService } from '@switchboard/platform'
 import { seedDemo } from './commands/seed.commands.ts'
 import { type IdentityConfig, loadConfig } from './config.ts'
+import { agentLoad } from './consumers/agent-load.consumer.ts'
 import { agentRatings } from './consumers/agent-ratings.consumer.ts'
 import { configOverrides } from './consumers/config-overrides.consumer.ts'
 import { type IdentityExtras, identityExtras } from './context.ts'
@@ -47,7 +48,7 @@ export const identity = defineService<IdentityConfig, IdentityDatabase, Identity
       customerRoutes,
     ],
   },
-  consumers: [agentRatings, configOverrides],
+  consumers: [agentRatings, configOverrides, agentLoad],
   workers: [denylistCleanup],
   startup: seedOnStartup,
   seed: (svc, opts) => seedDemo(svc, opts),

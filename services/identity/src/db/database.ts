@@ -142,6 +142,20 @@ export interface ScopedSessionRiskTable {
   updated_at: Timestamp
 }
 
+/**
+ * conversations' sessions as their newest event describes them (consumers/agent-load.consumer.ts): an agent's
+ * `current_load` is the count of its open ones. `agent_user_id` is the handling agent's user id (sessions' `agent_id`).
+ */
+export interface AgentSessionsTable {
+  session_id: string
+  tenant_id: string
+  workspace_id: string
+  agent_user_id: string | null
+  status: string
+  version_at: Timestamp
+  version_id: string
+}
+
 /** Only identity's own tables (docs/architecture.md §1, rule 1). */
 export interface IdentityDatabase {
   users: UsersTable
@@ -154,4 +168,5 @@ export interface IdentityDatabase {
   workspaces: WorkspacesTable
   password_tokens: PasswordTokensTable
   scoped_session_risk: ScopedSessionRiskTable
+  agent_sessions: AgentSessionsTable
 }

@@ -17,6 +17,7 @@ import {
   listPresentAgents,
 } from '../db/agents.repository.ts'
 import { IdentityErrors } from '../errors.ts'
+import { agentViewsWithLoad, agentViewWithLoad } from '../queries/agent-views.queries.ts'
 import {
   AgentIdParams,
   AgentListQuery,
@@ -46,7 +47,7 @@ export const agentRoutes: RouteModule<IdentityService> = async (app, svc) => {
     const { before, after }: AgentChange = await setAgentStatusCommand(svc, callerOf(request), id, status)
     request.audit.before = { status: before.status }
     request.audit.after = { status: after.status }
-    return agentView(after)
+    return agentViewWithLoad(svc.db, after)
   }
 
   app.post(
@@ -59,7 +60,7 @@ export const agentRoutes: RouteModule<IdentityService> = async (app, svc) => {
       const agent = await createAgent(svc, callerOf(request), request.body)
       request.audit.resource_id = agent.id
       request.audit.after = agentView(agent)
-      return reply.code(201).send(agentView(agent))
+      return reply.code(201).send(await agentViewWithLoad(svc.db, agent))
     },
   )
 
@@ -73,7 +74,7 @@ export const agentRoutes: RouteModule<IdentityService> = async (app, svc) => {
       const { status, department } = request.query
       const window = pageWindow(request.query)
       const { rows, total } = await listAgents(svc.db, scopeOf(request), { status, department }, window)
-      return pageOf(rows.map(agentView), total, window)
+      return pageOf(await agentViewsWithLoad(svc.db, rows), total, window)
     },
   )
 
@@ -82,7 +83,7 @@ export const agentRoutes: RouteModule<IdentityService> = async (app, svc) => {
     '/api/agents/online',
     { preValidation: read, schema: { tags, response: { 200: OnlineAgents, ...managementErrors } } },
     async (request) => {
-      const items = (await listPresentAgents(svc.db, scopeOf(request))).map(agentView)
+      const items = await agentViewsWithLoad(svc.db, await listPresentAgents(svc.db, scopeOf(request)))
       return { count: items.length, items }
     },
   )
@@ -105,7 +106,7 @@ export const agentRoutes: RouteModule<IdentityService> = async (app, svc) => {
     async (request) => {
       const agent = await findAgentInScope(svc.db, request.params.id, scopeOf(request))
       if (!agent) throw new IdentityErrors.AgentNotFound()
-      return agentView(agent)
+      return agentViewWithLoad(svc.db, agent)
     },
   )
 
@@ -126,7 +127,7 @@ export const agentRoutes: RouteModule<IdentityService> = async (app, svc) => {
       const { before, after } = await updateAgentCommand(svc, callerOf(request), id, request.body)
       request.audit.before = agentView(before)
       request.audit.after = agentView(after)
-      return agentView(after)
+      return agentViewWithLoad(svc.db, after)
     },
   )
 

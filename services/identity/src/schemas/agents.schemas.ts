@@ -21,6 +21,10 @@ export const AgentSchema = Type.Object({
   department: Type.String(),
   skills: Type.Array(Type.String()),
   max_concurrent: Type.Integer(),
+  current_load: Type.Integer({
+    description:
+      "open sessions the agent handles (from conversations' events: moved by assignment, transfer, release, close)",
+  }),
   status: Type.String(),
   rating: Type.Number(),
   avg_response_time: Type.Number({ description: 'seconds, global cumulative value' }),

@@ -23,6 +23,7 @@ inEachStorageMode(t, 'agent directory', async (t, mode) => {
     t.same(Object.keys(a).sort(), [
       'avg_response_time',
       'created_at',
+      'current_load',
       'department',
       'id',
       'max_concurrent',
