@@ -9,6 +9,7 @@ export const RESOURCES = [
   'satisfaction',
   'workspace',
   'macros',
+  'integrations',
   'custom_fields',
   'statistics',
   'sla',
@@ -36,6 +37,8 @@ const AGENT_PERMISSIONS = [
   r('assist'),
   r('custom_fields'),
   r('macros'),
+  // the apps of the agent console (reference §3.1): agents open them, administrators configure them
+  r('integrations'),
 ]
 
 /**
@@ -81,6 +84,7 @@ const SEGMENT_RESOURCE: Readonly<Record<string, Resource>> = {
   satisfaction: 'satisfaction',
   omni: 'workspace',
   macros: 'macros',
+  apps: 'integrations',
   'custom-fields': 'custom_fields',
   statistics: 'statistics',
   sla: 'sla',

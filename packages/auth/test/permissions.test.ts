@@ -13,10 +13,25 @@ t.test('expansion', async (t) => {
   t.same(expandPermissions(['customer']), [])
   t.same(expandPermissions(['nobody']), [])
   const agent = expandPermissions(['agent'])
-  for (const p of ['tickets.write', 'workspace.write', 'voice.write', 'customers.read', 'macros.read', 'assist.read']) {
+  for (const p of [
+    'tickets.write',
+    'workspace.write',
+    'voice.write',
+    'customers.read',
+    'macros.read',
+    'assist.read',
+    'integrations.read',
+  ]) {
     t.ok(agent.includes(p), p)
   }
-  for (const p of ['customers.write', 'audit.read', 'security.read', 'statistics.read', 'sla.read']) {
+  for (const p of [
+    'customers.write',
+    'audit.read',
+    'security.read',
+    'statistics.read',
+    'sla.read',
+    'integrations.write',
+  ]) {
     t.notOk(agent.includes(p), `not ${p}`)
   }
   t.same(expandPermissions([], ['metrics.write']), ['metrics.write'], 'explicit permissions kept')
@@ -44,6 +59,8 @@ t.test('resource for path', async (t) => {
     ['/api/satisfaction/1', 'satisfaction'],
     ['/api/omni/sessions/1/messages', 'workspace'],
     ['/api/macros', 'macros'],
+    ['/api/apps/integrations', 'integrations'],
+    ['/api/apps/integrations/0193abc', 'integrations'],
     ['/api/custom-fields', 'custom_fields'],
     ['/api/statistics/dashboard', 'statistics'],
     ['/api/sla/configs', 'sla'],
@@ -66,6 +83,8 @@ t.test('resource for path', async (t) => {
   t.equal(requiredPermission('POST', '/api/security/users/revoke-tokens'), 'security.write')
   t.equal(requiredPermission('POST', '/api/tickets'), 'tickets.write')
   t.equal(requiredPermission('DELETE', '/api/macros/1'), 'macros.write')
+  t.equal(requiredPermission('GET', '/api/apps/integrations'), 'integrations.read')
+  t.equal(requiredPermission('PATCH', '/api/apps/integrations/1'), 'integrations.write')
   t.equal(requiredPermission('GET', '/api/unknown'), '*')
 })
 

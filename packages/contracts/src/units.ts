@@ -77,7 +77,7 @@ export const UNITS = {
     name: 'config-governance',
     port: 8107,
     dir: 'services/config-governance',
-    prefixes: ['/api/security/config', '/public/portal'],
+    prefixes: ['/api/security/config', '/api/apps', '/public/portal'],
   }),
   'realtime-voice': unit({
     name: 'realtime-voice',

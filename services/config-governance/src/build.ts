@@ -1,10 +1,11 @@
-import { ConfigEvents, UNITS } from '@switchboard/contracts'
+import { ConfigEvents, IntegrationEvents, UNITS } from '@switchboard/contracts'
 import { createSecretBox, defineService } from '@switchboard/platform'
 import { type ConfigGovernanceConfig, loadConfig } from './config.ts'
 import type { ConfigGovernanceParts } from './context.ts'
 import type { ConfigGovernanceDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
 import { createPortalResolver } from './queries/portal.queries.ts'
+import { integrationRoutes } from './routes/integrations.routes.ts'
 import { portalRoutes } from './routes/portal.routes.ts'
 import { scopedConfigRoutes } from './routes/scoped-config.routes.ts'
 
@@ -12,13 +13,14 @@ import { scopedConfigRoutes } from './routes/scoped-config.routes.ts'
  * The config-governance service (docs/architecture.md §1): per-tenant and per-workspace overrides of the portal,
  * the LLM, the knowledge providers and session risk, changed under governance (change risk, dual-control approval,
  * verification, history, rollback) and announced with `config.scope.changed`, which the services that apply them
- * follow (identity: session risk). It answers the public portal's config itself.
+ * follow (identity: session risk). It answers the public portal's config itself, and keeps the app integrations of
+ * each workspace (`/api/apps/integrations`: scoped records whose settings hold credentials, sealed with the same key).
  */
 export const configGovernance = defineService<ConfigGovernanceConfig, ConfigGovernanceDatabase, ConfigGovernanceParts>({
   unit: UNITS['config-governance'],
   loadConfig,
   migrations,
-  events: [ConfigEvents],
+  events: [ConfigEvents, IntegrationEvents],
   context(base) {
     if (base.config.encryption_key_derived && base.config.environment !== 'development') {
       base.log.warn(
@@ -34,7 +36,7 @@ export const configGovernance = defineService<ConfigGovernanceConfig, ConfigGove
     )
     return { box, portal }
   },
-  routes: { protected: [scopedConfigRoutes], public: [portalRoutes] },
+  routes: { protected: [scopedConfigRoutes, integrationRoutes], public: [portalRoutes] },
 })
 
 /** An un-listened config-governance app: runners listen, tests `inject()`. */

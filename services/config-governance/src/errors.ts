@@ -62,6 +62,25 @@ export const ConfigErrors = {
     '%s is sealed under an encryption key this service no longer has: set it anew instead of restoring it',
     409,
   ),
+  /** also the answer for another scope's integration, so existence is not revealed */
+  IntegrationNotFound: createError('CONFIG_INTEGRATION_NOT_FOUND', 'app integration %s not found', 404),
+  IntegrationSlugTaken: createError(
+    'CONFIG_INTEGRATION_SLUG_TAKEN',
+    'an app integration with slug %s exists in this workspace',
+    409,
+  ),
+  /** a field of an integration that its schema alone cannot judge (URLs, settings, the settings' schema) */
+  IntegrationInvalid: createError('VALIDATION_FAILED', 'body.%s: %s', 400),
+  IntegrationSecretNotStored: createError(
+    'CONFIG_INTEGRATION_SECRET_NOT_STORED',
+    'body.config.%s: "[REDACTED]" keeps the stored secret, but none is stored; send the value',
+    400,
+  ),
+  IntegrationSecretUnreadable: createError(
+    'CONFIG_INTEGRATION_SECRET_UNREADABLE',
+    'config.%s is sealed under an encryption key this service no longer has: send it anew',
+    409,
+  ),
   /** a refusal of the governance rules: status and code as the rule names them */
   Refused: (status: number, code: string, message: string) => {
     const key = `${status} ${code}`

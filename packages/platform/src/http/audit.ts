@@ -9,6 +9,11 @@ export interface AuditContext {
   resource_id?: string
   before?: unknown
   after?: unknown
+  /**
+   * What the record keeps of the request body, when the route knows secrets that key names do not reveal (an app
+   * integration's settings marked secret by its schema); default: the body. Masked like the rest either way.
+   */
+  request?: unknown
   /** the record's scope, when the principal's is empty (unscoped admin/service) */
   tenant_id?: string
   workspace_id?: string
@@ -74,7 +79,7 @@ export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
       request_id: String(request.id),
       client_ip: request.ip,
       user_agent: String(request.headers['user-agent'] ?? ''),
-      request_json: auditSnapshot(request.body),
+      request_json: auditSnapshot('request' in ctx ? ctx.request : request.body),
       before_json: auditSnapshot(ctx.before),
       after_json: auditSnapshot(ctx.after),
     }

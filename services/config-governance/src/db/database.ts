@@ -71,9 +71,37 @@ export interface ConfigVerificationsTable {
   created_at: string
 }
 
+/** An app integration of a workspace (`/api/apps/integrations`): slug unique per scope, secrets sealed apart. */
+export interface AppIntegrationsTable {
+  id: string
+  tenant_id: string
+  workspace_id: string
+  name: string
+  slug: string
+  vendor: string
+  category: string
+  summary: string
+  icon_url: string | null
+  iframe_url: string
+  capabilities: unknown
+  config_schema: unknown
+  /** the settings that are not secret */
+  config: unknown
+  /** setting → sealed value, for each secret setting (never in clear, never in `config`) */
+  sealed_secrets: unknown
+  enabled: boolean | number
+  last_sync_status: string | null
+  /** +1 per change, carried by the events */
+  version: number
+  created_at: string
+  updated_at: string
+  updated_by: string
+}
+
 export interface ConfigGovernanceDatabase {
   scoped_configs: ScopedConfigsTable
   config_changes: ConfigChangesTable
   config_approvals: ConfigApprovalsTable
   config_verifications: ConfigVerificationsTable
+  app_integrations: AppIntegrationsTable
 }
