@@ -1,6 +1,7 @@
 import { AUDIT_RECORDED_TYPE, type AuditRecordData, auditSubject } from '@switchboard/contracts'
 import type { FastifyRequest } from 'fastify'
 import { auditSnapshot } from '../masking.ts'
+import { storableAuditRecord } from '../storable-text.ts'
 import type { AnyApp } from './app.ts'
 
 export interface AuditContext {
@@ -29,12 +30,17 @@ declare module 'fastify' {
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 const VERB_FOR_METHOD: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' }
 
-/** `POST /api/customers` → customers.create, `POST /api/tickets/:id/assign` → tickets.assign, `PUT /api/agents/:id/status` → agents.status. */
+/**
+ * `POST /api/customers` → customers.create, `POST /api/tickets/:id/assign` → tickets.assign, `PUT /api/agents/:id/status` →
+ * agents.status; `/api/apps/<x>` is the resource `app_<x>` (reference §2.3): `POST /api/apps/integrations` →
+ * app_integrations.create.
+ */
 export function actionFor(method: string, route: string): { resource: string; action: string } {
-  const parts = route
+  const segments = route
     .replace(/^\/api\//, '')
     .split('/')
     .filter(Boolean)
+  const parts = segments[0] === 'apps' && segments[1] ? [`app_${segments[1]}`, ...segments.slice(2)] : segments
   const resource = (parts[0] ?? 'unknown').replaceAll('-', '_')
   const last = parts[parts.length - 1] ?? ''
   let verb = VERB_FOR_METHOD[method] ?? method.toLowerCase()
@@ -66,7 +72,8 @@ export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
     const derived = actionFor(request.method, route)
     const ctx = request.audit ?? {}
     const params = (request.params ?? {}) as Record<string, string>
-    const data: AuditRecordData = {
+    // A hostile request (a NUL, a lone surrogate) is recorded with its text made storable, never refused by the store.
+    const data: AuditRecordData = storableAuditRecord({
       actor_user_id: request.principal?.user_id ?? '',
       principal_kind: request.principal?.kind ?? 'anonymous',
       action: ctx.action ?? derived.action,
@@ -82,7 +89,7 @@ export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
       request_json: auditSnapshot('request' in ctx ? ctx.request : request.body),
       before_json: auditSnapshot(ctx.before),
       after_json: auditSnapshot(ctx.after),
-    }
+    })
     try {
       await sink(auditSubject(service), AUDIT_RECORDED_TYPE, request, data)
     } catch (err) {

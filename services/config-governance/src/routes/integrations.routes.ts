@@ -24,20 +24,17 @@ const tags = ['app-integrations']
 const base = '/api/apps/integrations'
 
 /**
- * What every write's audit record says, set on the reply's way out so that every refusal passes here too (the
- * principal check, the platform's input guard and the body's schema refuse before any route hook of a later stage):
- * its names, `app_integrations.{create|update|delete}` (reference §2.3: `apps/<x>` → `app_<x>`), and — unless the
- * handler knew the integration's secrets — the body with every setting redacted, since only the integration's schema
- * says which are secret.
+ * A write refused before its handler knew the integration (the principal check, the platform's input guard and the
+ * body's schema refuse before any route hook of a later stage; the handler's own refusals) keeps its body in the audit
+ * record with every setting redacted, since only the integration's schema says which are secret. Set on the reply's
+ * way out, which every refusal passes. The record's names are the platform's: `app_integrations.{create|update|delete}`.
  */
-const auditedWrite = (verb: string) => ({
+const redactUnknownSettings = {
   onSend: async (request: FastifyRequest, _reply: unknown, payload: unknown) => {
-    request.audit.action = `app_integrations.${verb}`
-    request.audit.resource_type = 'app_integrations'
     if (!('request' in request.audit)) request.audit.request = auditedBody(request.body)
     return payload
   },
-})
+}
 
 /** What the audit record of a write that ran keeps: before/after views, the body with its secrets redacted. */
 function record(request: FastifyRequest, change: IntegrationChange) {
@@ -91,7 +88,7 @@ export const integrationRoutes: RouteModule<ConfigGovernanceService> = async (ap
   app.post(
     base,
     {
-      ...auditedWrite('create'),
+      ...redactUnknownSettings,
       schema: {
         tags,
         body: CreateIntegrationBody,
@@ -109,7 +106,7 @@ export const integrationRoutes: RouteModule<ConfigGovernanceService> = async (ap
     app.route({
       method,
       url: `${base}/:id`,
-      ...auditedWrite('update'),
+      ...redactUnknownSettings,
       schema: {
         tags,
         params: IntegrationIdParams,
@@ -128,7 +125,7 @@ export const integrationRoutes: RouteModule<ConfigGovernanceService> = async (ap
   app.delete(
     `${base}/:id`,
     {
-      ...auditedWrite('delete'),
+      ...redactUnknownSettings,
       schema: {
         tags,
         params: IntegrationIdParams,

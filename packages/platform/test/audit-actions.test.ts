@@ -1,0 +1,20 @@
+import t from 'tap'
+import { actionFor } from '../src/http/audit.ts'
+
+t.test('audit action names from method and route template (docs/api.md §12)', async (t) => {
+  const cases: Array<[string, string, string, string]> = [
+    ['POST', '/api/customers', 'customers', 'customers.create'],
+    ['POST', '/api/tickets/:id/assign', 'tickets', 'tickets.assign'],
+    ['PUT', '/api/agents/:id/status', 'agents', 'agents.status'],
+    ['DELETE', '/api/macros/:id', 'macros', 'macros.delete'],
+    ['POST', '/api/custom-fields', 'custom_fields', 'custom_fields.create'],
+    // reference §2.3: `apps/<x>` is the resource `app_<x>`
+    ['POST', '/api/apps/integrations', 'app_integrations', 'app_integrations.create'],
+    ['PUT', '/api/apps/integrations/:id', 'app_integrations', 'app_integrations.update'],
+    ['PATCH', '/api/apps/integrations/:id', 'app_integrations', 'app_integrations.update'],
+    ['DELETE', '/api/apps/integrations/:id', 'app_integrations', 'app_integrations.delete'],
+  ]
+  for (const [method, route, resource, action] of cases) {
+    t.same(actionFor(method, route), { resource, action }, `${method} ${route}`)
+  }
+})
