@@ -1,7 +1,6 @@
 import { AUDIT_RECORDED_TYPE, type AuditRecordData, auditSubject } from '@switchboard/contracts'
 import type { FastifyRequest } from 'fastify'
 import { auditSnapshot } from '../masking.ts'
-import { storableAuditRecord } from '../storable-text.ts'
 import type { AnyApp } from './app.ts'
 
 export interface AuditContext {
@@ -72,8 +71,7 @@ export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
     const derived = actionFor(request.method, route)
     const ctx = request.audit ?? {}
     const params = (request.params ?? {}) as Record<string, string>
-    // A hostile request (a NUL, a lone surrogate) is recorded with its text made storable, never refused by the store.
-    const data: AuditRecordData = storableAuditRecord({
+    const data: AuditRecordData = {
       actor_user_id: request.principal?.user_id ?? '',
       principal_kind: request.principal?.kind ?? 'anonymous',
       action: ctx.action ?? derived.action,
@@ -89,7 +87,7 @@ export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
       request_json: auditSnapshot('request' in ctx ? ctx.request : request.body),
       before_json: auditSnapshot(ctx.before),
       after_json: auditSnapshot(ctx.after),
-    })
+    }
     try {
       await sink(auditSubject(service), AUDIT_RECORDED_TYPE, request, data)
     } catch (err) {
