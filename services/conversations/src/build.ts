@@ -5,6 +5,7 @@ import { processQueue } from './commands/queue.commands.ts'
 import { createQueueKicks } from './commands/queue-kicks.ts'
 import { type ConversationsConfig, loadConfig } from './config.ts'
 import { agentsProjection } from './consumers/agents.consumer.ts'
+import { customersProjection } from './consumers/customers.consumer.ts'
 import { ticketLinks } from './consumers/ticket-links.consumer.ts'
 import type { ConversationsExtras } from './context.ts'
 import type { ConversationsDatabase } from './db/database.ts'
@@ -36,7 +37,7 @@ export const conversations = defineService<ConversationsConfig, ConversationsDat
     protected: [sessionRoutes, workspaceRoutes, transferRoutes, shiftRoutes, internalRoutes, agentRoutes],
     optional: [uploadRoutes],
   },
-  consumers: [agentsProjection, ticketLinks],
+  consumers: [agentsProjection, customersProjection, ticketLinks],
   workers: [queueWorker],
   // after the workers stopped, while consumers still run: a kick they make now is refused, running passes end
   shutdown: (svc) => svc.queueKicks.close(),

@@ -38,6 +38,13 @@ export const ConversationsOwnConfig = Type.Object({
       ],
     }),
   }),
+  references: Type.Object({
+    /**
+     * how long a person a request names (customer_id, agent_id …) is looked for in the projections of identity's
+     * events before it is refused as unknown: a customer or agent made a moment ago may not have arrived yet
+     */
+    wait_ms: Type.Integer({ minimum: 0, maximum: 30_000, default: 2000 }),
+  }),
   /** identity's agent events feed the agents projection */
   consumer_max_deliver: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
 })
@@ -68,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConversationsConfig {
       max_per_session: env.UPLOAD_MAX_PER_SESSION,
       content_types: list(env.UPLOAD_CONTENT_TYPES),
     },
+    references: { wait_ms: env.REFERENCE_WAIT_MS },
     consumer_max_deliver: env.CONVERSATIONS_CONSUMER_MAX_DELIVER,
   })
 }

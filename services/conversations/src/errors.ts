@@ -19,6 +19,10 @@ export const ConversationErrors = {
   ),
   MessageTooLarge: createError('CONVERSATIONS_MESSAGE_TOO_LARGE', 'message content is larger than %d bytes', 413),
   AgentNotFound: createError('CONVERSATIONS_AGENT_NOT_FOUND', 'agent %s not found in this workspace', 404),
+  // A person a request body names (README "References"): bad input, so 400 naming the field, the same for an id
+  // nobody has and for another workspace's person (never a hint that it exists elsewhere).
+  UnknownCustomer: createError('CONVERSATIONS_UNKNOWN_CUSTOMER', 'body.%s: no customer %s in this workspace', 400),
+  UnknownAgent: createError('CONVERSATIONS_UNKNOWN_AGENT', 'body.%s: no agent %s in this workspace', 400),
   AgentOffline: createError('CONVERSATIONS_AGENT_OFFLINE', 'agent %s is not online', 409),
   AgentAtCapacity: createError('CONVERSATIONS_AGENT_AT_CAPACITY', 'agent %s is at maximum capacity', 409),
   AlreadyAssigned: createError('CONVERSATIONS_ALREADY_ASSIGNED', 'session %s is already assigned to an agent', 409),

@@ -14,6 +14,7 @@ import { type Assignment, assignAgent } from './assign-agent.ts'
 import { lockSession } from './load-session.ts'
 import { checkMessage } from './messages.commands.ts'
 import { kickQueue, leaveQueue } from './queue.commands.ts'
+import { agentReference, customerReference, sessionScope } from './references.ts'
 
 /** A command's answer when it changed a session: both sides, for the audit record. */
 export interface Change {
@@ -24,13 +25,20 @@ export interface Change {
 /**
  * An agent or admin opens a conversation with a customer (outbound): active, optionally assigned (the assign
  * rules: online, under capacity) and with a first agent message (the posting rule: the opener must then be the
- * assignee, a supervisor or an admin). All or nothing.
+ * assignee, a supervisor or an admin). The customer and the agent are persons of the scope, stored by user id
+ * (references.ts). All or nothing.
  */
-export function openSession(svc: ConversationsService, caller: Caller, body: CreateSessionBody): Promise<Session> {
+export async function openSession(
+  svc: ConversationsService,
+  caller: Caller,
+  body: CreateSessionBody,
+): Promise<Session> {
   const scope = concreteScope(caller)
   if (body.content !== undefined) {
     checkMessage(svc, { sender: 'agent', kind: body.kind, content: body.content, metadata: body.metadata })
   }
+  const customerId = await customerReference(svc, scope, body.customer_id)
+  const agentId = body.agent_id === undefined ? undefined : await agentReference(svc, scope, body.agent_id)
   return svc.transaction(caller, async (tx) => {
     const now = nowIso()
     const row: SessionRow = {
@@ -40,7 +48,7 @@ export function openSession(svc: ConversationsService, caller: Caller, body: Cre
       status: 'active',
       channel: body.channel ?? 'web',
       subject: body.subject?.trim() ?? '',
-      customer_id: body.customer_id,
+      customer_id: customerId,
       visitor_id: null,
       visitor_secret_hash: null,
       agent_id: null,
@@ -54,7 +62,7 @@ export function openSession(svc: ConversationsService, caller: Caller, body: Cre
     }
     await insertSession(tx.db, row)
     await tx.emit(ConversationEvents.sessionCreated, sessionFacts(toSession(row)), scope)
-    if (body.agent_id !== undefined) await assignAgent(tx, svc.dialect, row, body.agent_id, { kind: 'assign' })
+    if (agentId !== undefined) await assignAgent(tx, svc.dialect, row, agentId, { kind: 'assign' })
     if (body.content !== undefined) {
       if (!caller.principal || !mayPost(caller.principal, row)) throw new ConversationErrors.NotAssignedToYou(row.id)
       await appendMessage(tx, row, {
@@ -69,16 +77,21 @@ export function openSession(svc: ConversationsService, caller: Caller, body: Cre
   })
 }
 
-export const assignSession = (svc: ConversationsService, caller: Caller, id: string, agentId: string) =>
-  handOver(svc, caller, id, agentId, { kind: 'assign' })
+export async function assignSession(svc: ConversationsService, caller: Caller, id: string, agentRef: string) {
+  const agentId = await agentReference(svc, await sessionScope(svc, caller, id), agentRef)
+  return handOver(svc, caller, id, agentId, { kind: 'assign' })
+}
 
-export const transferSession = (
+export async function transferSession(
   svc: ConversationsService,
   caller: Caller,
   id: string,
-  toAgentId: string,
+  toAgentRef: string,
   reason: string | undefined,
-) => handOver(svc, caller, id, toAgentId, { kind: 'transfer', ...(reason ? { reason } : {}) })
+) {
+  const agentId = await agentReference(svc, await sessionScope(svc, caller, id), toAgentRef, 'to_agent_id')
+  return handOver(svc, caller, id, agentId, { kind: 'transfer', ...(reason ? { reason } : {}) })
+}
 
 /** Assign and transfer: through assignAgent (agent row locked, online and capacity checked, record, message, event). */
 async function handOver(svc: ConversationsService, caller: Caller, id: string, agentId: string, a: Assignment) {

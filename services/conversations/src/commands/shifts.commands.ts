@@ -10,6 +10,7 @@ import {
 import { shiftInstant, windowProblem } from '../domain/shift-rules.ts'
 import { ConversationErrors } from '../errors.ts'
 import type { CreateShiftBody, Shift, UpdateShiftBody } from '../schemas/shifts.schemas.ts'
+import { agentReference } from './references.ts'
 
 /** A command's answer when it changed a shift: both sides, for the audit record. */
 export interface ShiftChange {
@@ -38,17 +39,19 @@ async function load(svc: ConversationsService, tx: ConversationsTx, id: string):
   return shift
 }
 
-export function createShift(svc: ConversationsService, caller: Caller, body: CreateShiftBody): Promise<Shift> {
+/** A shift of an agent of the caller's scope (record or user id, stored by user id; else 400, references.ts). */
+export async function createShift(svc: ConversationsService, caller: Caller, body: CreateShiftBody): Promise<Shift> {
   const scope = concreteScope(caller)
   const start = instant('start_time', body.start_time)
   const end = instant('end_time', body.end_time)
   checkWindow(start, end, { start: true, end: true })
+  const agentId = await agentReference(svc, scope, body.agent_id)
   const now = nowIso()
   const shift: Shift = {
     id: newId(),
     tenant_id: scope.tenant_id,
     workspace_id: scope.workspace_id,
-    agent_id: body.agent_id,
+    agent_id: agentId,
     shift_type: body.shift_type,
     start_time: start,
     end_time: end,

@@ -14,6 +14,7 @@ import { assignAgent } from './assign-agent.ts'
 import { lockSession } from './load-session.ts'
 import { isAgentRefusal, kickQueue, leaveQueue, rankedAgents } from './queue.commands.ts'
 import { waitingInfo, waitingSkills } from './queue-info.ts'
+import { agentReference, sessionScope } from './references.ts'
 
 /** A command's answer: the route's reply and both sides of the session, for the audit record. */
 export interface TransferChange {
@@ -182,16 +183,19 @@ export async function toHuman(svc: ConversationsService, caller: Caller, body: T
 }
 
 /**
- * To a named agent (user id): online and under capacity, else 409 naming why; unknown or of another workspace
- * → 404 (assignAgent). A waiting session leaves the queue; the agent who had it frees a seat, so the queue runs.
+ * To a named agent (record or user id): online and under capacity, else 409 naming why; unknown or of another
+ * workspace → 400 naming `target_agent_id` (references.ts). A waiting session leaves the queue; the agent who had it
+ * frees a seat, so the queue runs.
  */
 export async function toAgent(svc: ConversationsService, caller: Caller, body: ToAgentBody): Promise<TransferChange> {
+  const scope = await sessionScope(svc, caller, body.session_id)
+  const target = await agentReference(svc, scope, body.target_agent_id, 'target_agent_id')
   const change = await svc.transaction(caller, async (tx): Promise<TransferChange> => {
     const row = await lockSession(svc, tx, body.session_id)
     if (row.status === 'closed') throw new ConversationErrors.SessionClosed(row.id)
     const before = toSession(row)
     const summary = handoverSummary(row)
-    const r = await assignAgent(tx, svc.dialect, row, body.target_agent_id, {
+    const r = await assignAgent(tx, svc.dialect, row, target, {
       kind: 'to_agent',
       ...(body.reason ? { reason: body.reason } : {}),
       summary,
@@ -204,12 +208,12 @@ export async function toAgent(svc: ConversationsService, caller: Caller, body: T
       }
     }
     const w = await findWaiting(tx.db, row.id, { forUpdate: svc.dialect === 'postgres' })
-    if (w) await leaveQueue(tx, row, w, body.target_agent_id, r.transfer.transferred_at)
+    if (w) await leaveQueue(tx, row, w, target, r.transfer.transferred_at)
     return {
       before,
       after: toSession(row),
       result: result(row, {
-        new_agent_id: body.target_agent_id,
+        new_agent_id: target,
         transferred_at: r.transfer.transferred_at,
         summary,
       }),

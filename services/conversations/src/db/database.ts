@@ -90,6 +90,15 @@ export interface AgentsTable {
   updated_at: Timestamp
 }
 
+/** identity's customers (a projection of `identity.customer.upserted`): a session's customer must be one of its scope */
+export interface CustomersTable {
+  customer_id: string
+  user_id: string
+  tenant_id: string
+  workspace_id: string
+  updated_at: Timestamp
+}
+
 export interface ShiftsTable {
   id: string
   tenant_id: string
@@ -130,6 +139,7 @@ export interface ConversationsDatabase {
   transfers: TransfersTable
   waiting: WaitingTable
   agents: AgentsTable
+  customers: CustomersTable
   shifts: ShiftsTable
   uploads: UploadsTable
   upload_blobs: UploadBlobsTable

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { PageQuery } from '@switchboard/contracts'
 import { MessageContent, MessageMetadata, WrittenKind } from './messages.schemas.ts'
-import { Channel, Priority, SessionStatus, UserId, userId } from './sessions.schemas.ts'
+import { Channel, Priority, SessionStatus, userId } from './sessions.schemas.ts'
 
 // Requests of /api/omni/sessions* (the records themselves are in sessions.schemas.ts).
 
@@ -22,11 +22,11 @@ export type ListSessionsQuery = Static<typeof ListSessionsQuery>
 /** An agent or admin opens a conversation with a customer (outbound), optionally taking it and writing first. */
 export const CreateSessionBody = Type.Object(
   {
-    customer_id: UserId,
+    customer_id: userId('a customer of the scope: record id or user id (stored as the user id)'),
     channel: Type.Optional(Channel),
     subject: Type.Optional(Type.String({ maxLength: 200 })),
     priority: Type.Optional(Priority),
-    agent_id: Type.Optional(userId('assign to this agent (user id)')),
+    agent_id: Type.Optional(userId('assign to this agent of the scope: record id or user id')),
     content: Type.Optional(MessageContent),
     kind: Type.Optional(WrittenKind),
     metadata: Type.Optional(MessageMetadata),
@@ -36,14 +36,14 @@ export const CreateSessionBody = Type.Object(
 export type CreateSessionBody = Static<typeof CreateSessionBody>
 
 export const AssignSessionBody = Type.Object(
-  { agent_id: userId("the agent's user id") },
+  { agent_id: userId('an agent of the scope: record id or user id') },
   { additionalProperties: false },
 )
 export type AssignSessionBody = Static<typeof AssignSessionBody>
 
 export const TransferSessionBody = Type.Object(
   {
-    to_agent_id: userId("the agent's user id"),
+    to_agent_id: userId('an agent of the scope: record id or user id'),
     reason: Type.Optional(Type.String({ maxLength: 500 })),
   },
   { additionalProperties: false },

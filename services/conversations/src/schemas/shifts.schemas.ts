@@ -25,7 +25,7 @@ export type Shift = Static<typeof Shift>
 
 export const CreateShiftBody = Type.Object(
   {
-    agent_id: AgentUserId,
+    agent_id: userId('an agent of the scope: record id or user id (stored as the user id)'),
     shift_type: ShiftType,
     start_time: Instant,
     end_time: Instant,

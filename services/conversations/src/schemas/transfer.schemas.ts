@@ -2,11 +2,11 @@ import { type Static, Type } from '@sinclair/typebox'
 import { BoundedList, Nullable, Timestamp } from '@switchboard/contracts'
 import { Id, Priority, userId } from './sessions.schemas.ts'
 
-// `/api/session-transfer/*` (reference §2.8; API-NOTES "Transfer:"). Agents are named by user id, as sessions do.
+// `/api/session-transfer/*` (reference §2.8; API-NOTES "Transfer:"). Agents are named by record or user id and
+// answered by user id, as sessions do.
 
 const Reason = Type.String({ maxLength: 500 })
 const Notes = Type.String({ maxLength: 2000 })
-const AgentUserId = userId("the agent's user id")
 const Limit = (max: number, dflt: number) => Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: dflt }))
 
 export const ToHumanBody = Type.Object(
@@ -27,7 +27,11 @@ export const ToHumanBody = Type.Object(
 export type ToHumanBody = Static<typeof ToHumanBody>
 
 export const ToAgentBody = Type.Object(
-  { session_id: Id, target_agent_id: AgentUserId, reason: Type.Optional(Reason) },
+  {
+    session_id: Id,
+    target_agent_id: userId('an agent of the scope: record id or user id'),
+    reason: Type.Optional(Reason),
+  },
   { additionalProperties: false },
 )
 export type ToAgentBody = Static<typeof ToAgentBody>

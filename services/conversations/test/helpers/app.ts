@@ -48,6 +48,8 @@ export async function conversationsApp(
       INTERNAL_SECRET,
       LOG_LEVEL: 'silent',
       DB_DRIVER: store.mode === 'sqlite' ? 'sqlite' : 'postgres',
+      // a person a test names but never made is refused after this short look (references.ts), not 2 s
+      REFERENCE_WAIT_MS: '50',
       ...opts.env,
     }),
     port: 0,

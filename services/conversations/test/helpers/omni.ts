@@ -35,6 +35,27 @@ export async function seedAgent(svc: ConversationsService, a: AgentSeed): Promis
     .execute()
 }
 
+export interface CustomerSeed {
+  user_id: string
+  customer_id?: string
+  tenant_id?: string
+  workspace_id?: string
+}
+
+/** A customer straight into the projection (its consumer is tested on its own); record id `cu-<user>` by default. */
+export async function seedCustomer(svc: ConversationsService, c: CustomerSeed): Promise<void> {
+  await svc.db
+    .insertInto('customers')
+    .values({
+      customer_id: c.customer_id ?? `cu-${c.user_id}`,
+      user_id: c.user_id,
+      tenant_id: c.tenant_id ?? 'acme',
+      workspace_id: c.workspace_id ?? 'support',
+      updated_at: nowIso(),
+    })
+    .execute()
+}
+
 /** Every conversations event published so far whose data names `sessionId`, in order. */
 export async function sessionEvents(svc: ConversationsService, sessionId: string): Promise<Envelope[]> {
   const out: Envelope[] = []

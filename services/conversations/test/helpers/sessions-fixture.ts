@@ -1,7 +1,7 @@
 import type { StorageMode } from '@switchboard/testing'
 import type { Test } from 'tap'
 import { as, conversationsApp, principal, servicePrincipal } from './app.ts'
-import { seedAgent } from './omni.ts'
+import { seedAgent, seedCustomer } from './omni.ts'
 
 // The sessions API's callers and seeded agents, shared by sessions.routes.test.ts and messages.routes.test.ts.
 const agent = principal()
@@ -41,6 +41,7 @@ export async function sessionsFixture(t: Test, mode: StorageMode) {
   await seedAgent(svc, { user_id: 'agent-2', name: 'Bob' })
   await seedAgent(svc, { user_id: 'agent-off', status: 'offline' })
   await seedAgent(svc, { user_id: 'agent-full', max_concurrent: 1 })
+  await seedCustomer(svc, { user_id: 'cust-out' })
 
   const post = (url: string, payload: unknown, headers = h.agent) =>
     app.inject({ method: 'POST', url, payload: payload as object, headers })

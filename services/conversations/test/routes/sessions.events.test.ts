@@ -3,7 +3,7 @@ import { ConversationEvents, type Envelope } from '@switchboard/contracts'
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
 import { as, conversationsApp, principal, servicePrincipal } from '../helpers/app.ts'
-import { eventsOf, seedAgent } from '../helpers/omni.ts'
+import { eventsOf, seedAgent, seedCustomer } from '../helpers/omni.ts'
 
 const contracts = new Map<string, ReturnType<typeof TypeCompiler.Compile>>(
   Object.values(ConversationEvents).map((def) => [def.type, TypeCompiler.Compile(def.data)]),
@@ -18,6 +18,7 @@ inEachStorageMode(t, 'session events', async (t, mode) => {
   const admin = await as(principal({ user_id: 'admin-1', kind: 'admin', roles: ['admin'], permissions: ['*'] }))
   await seedAgent(svc, { user_id: 'agent-1', name: 'Ada' })
   await seedAgent(svc, { user_id: 'agent-2', name: 'Bob' })
+  await seedCustomer(svc, { user_id: 'cust-1' })
   const post = (url: string, payload: object, headers = agent) => app.inject({ method: 'POST', url, payload, headers })
 
   t.test('every change emits its events, in order, with the contract payloads', async (t) => {
@@ -180,7 +181,7 @@ inEachStorageMode(t, 'session events', async (t, mode) => {
     const total = async () => svc.bus.replay('CONVERSATIONS', {}, async () => {})
     const before = await total()
     t.equal((await post(`/api/omni/sessions/${id}/messages`, { content: 'not mine' })).statusCode, 403)
-    t.equal((await post(`/api/omni/sessions/${id}/assign`, { agent_id: 'ghost' })).statusCode, 404)
+    t.equal((await post(`/api/omni/sessions/${id}/assign`, { agent_id: 'ghost' })).statusCode, 400, 'unknown agent')
     t.equal(
       (await post('/api/omni/sessions', { customer_id: 'cust-1', agent_id: 'agent-2', content: 'x' })).statusCode,
       403,

@@ -109,8 +109,8 @@ inEachStorageMode(t, 'sessions API', async (t, mode) => {
     const s = await customerSession()
     const url = `/api/omni/sessions/${s.id}`
     const missing = await post(`${url}/assign`, { agent_id: 'nobody' })
-    t.equal(missing.statusCode, 404)
-    t.equal(missing.json().code, 'CONVERSATIONS_AGENT_NOT_FOUND')
+    t.equal(missing.statusCode, 400, 'an unknown agent is bad input (references.routes.test.ts)')
+    t.equal(missing.json().code, 'CONVERSATIONS_UNKNOWN_AGENT')
     const off = await post(`${url}/assign`, { agent_id: 'agent-off' })
     t.equal(off.statusCode, 409)
     t.equal(off.json().code, 'CONVERSATIONS_AGENT_OFFLINE')

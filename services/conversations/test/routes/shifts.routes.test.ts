@@ -1,9 +1,10 @@
 import type { AuditRecordData, Envelope } from '@switchboard/contracts'
-import { createJetStreamBus, createMemoryBus, type EventBus } from '@switchboard/events'
-import { inEachStorageMode, type Storage, silentLogger, waitFor } from '@switchboard/testing'
+import { inEachStorageMode, waitFor } from '@switchboard/testing'
 import t from 'tap'
 import { agentsOnShift } from '../../src/db/shifts.repository.ts'
 import { as, conversationsApp, principal } from '../helpers/app.ts'
+import { recordingBus } from '../helpers/audit-bus.ts'
+import { seedAgent } from '../helpers/omni.ts'
 
 const agent = principal()
 const otherTenant = principal({ user_id: 'agent-9', tenant_id: 'globex', workspace_id: 'support' })
@@ -13,25 +14,11 @@ const admin = principal({ user_id: 'admin-1', kind: 'admin', roles: ['admin'], t
 const HOUR = 3_600_000
 const at = (offsetHours: number) => new Date(Date.now() + offsetHours * HOUR).toISOString()
 
-/** The storage's bus, recording every audit envelope it is handed. */
-function recordingBus(audits: Envelope<AuditRecordData>[]) {
-  return async (store: Storage): Promise<EventBus> => {
-    const bus =
-      store.bus.driver === 'nats'
-        ? await createJetStreamBus({ url: store.bus.url, prefix: store.bus.prefix, logger: silentLogger() })
-        : createMemoryBus({ logger: silentLogger() })
-    const wrapped: EventBus = Object.create(bus)
-    wrapped.publish = async (subject, envelope, ...rest) => {
-      if (subject.startsWith('audit.')) audits.push(envelope as Envelope<AuditRecordData>)
-      return bus.publish(subject, envelope, ...rest)
-    }
-    return wrapped
-  }
-}
-
 inEachStorageMode(t, 'shifts API', async (t, mode) => {
   const audits: Envelope<AuditRecordData>[] = []
-  const { app } = await conversationsApp(t, mode, { bus: recordingBus(audits) })
+  const { app, svc } = await conversationsApp(t, mode, { bus: recordingBus(audits) })
+  // a shift's agent is one of the scope (references.routes.test.ts)
+  for (const user_id of ['agent-1', 'agent-7', 'a']) await seedAgent(svc, { user_id })
   const h = {
     agent: await as(agent),
     other: await as(otherTenant),
@@ -176,6 +163,8 @@ inEachStorageMode(t, 'shift lists, stats and who is on shift', async (t, mode) =
   const { app, svc } = await conversationsApp(t, mode)
   const headers = await as(principal({ workspace_id: 'lists' }))
   const other = await as(principal({ workspace_id: 'elsewhere' }))
+  for (const user_id of ['ann', 'bob', 'cid', 'dee', 'eve']) await seedAgent(svc, { user_id, workspace_id: 'lists' })
+  await seedAgent(svc, { user_id: 'zed', workspace_id: 'elsewhere' })
   const post = async (body: Record<string, unknown>, hdrs = headers) => {
     const res = await app.inject({ method: 'POST', url: '/api/shifts', headers: hdrs, payload: body })
     t.equal(res.statusCode, 201, res.body)
