@@ -5,12 +5,14 @@ import { processQueue } from './commands/queue.commands.ts'
 import { createQueueKicks } from './commands/queue-kicks.ts'
 import { type ConversationsConfig, loadConfig } from './config.ts'
 import { agentsProjection } from './consumers/agents.consumer.ts'
+import { customerTickets } from './consumers/customer-tickets.consumer.ts'
 import { customersProjection } from './consumers/customers.consumer.ts'
 import { ticketLinks } from './consumers/ticket-links.consumer.ts'
 import type { ConversationsExtras } from './context.ts'
 import type { ConversationsDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
 import { agentRoutes } from './routes/agents.routes.ts'
+import { customerActivityRoutes } from './routes/customer-activity.routes.ts'
 import { internalRoutes } from './routes/internal.routes.ts'
 import { sessionRoutes } from './routes/sessions.routes.ts'
 import { shiftRoutes } from './routes/shifts.routes.ts'
@@ -34,10 +36,18 @@ export const conversations = defineService<ConversationsConfig, ConversationsDat
     queueKicks: createQueueKicks((scope, signal) => processQueue(svc, scope, { signal }), svc.log),
   }),
   routes: {
-    protected: [sessionRoutes, workspaceRoutes, transferRoutes, shiftRoutes, internalRoutes, agentRoutes],
+    protected: [
+      sessionRoutes,
+      workspaceRoutes,
+      transferRoutes,
+      shiftRoutes,
+      internalRoutes,
+      agentRoutes,
+      customerActivityRoutes,
+    ],
     optional: [uploadRoutes],
   },
-  consumers: [agentsProjection, customersProjection, ticketLinks],
+  consumers: [agentsProjection, customersProjection, ticketLinks, customerTickets],
   workers: [queueWorker],
   // after the workers stopped, while consumers still run: a kick they make now is refused, running passes end
   shutdown: (svc) => svc.queueKicks.close(),

@@ -64,4 +64,12 @@ export const ConversationErrors = {
   AgentNotAssigned: createError('CONVERSATIONS_AGENT_NOT_ASSIGNED', 'session %s is not assigned to agent %s', 409),
   /** the routes under /api/agents and /api/customers check the gateway's permission again (defence in depth) */
   PermissionMissing: createError('CONVERSATIONS_PERMISSION_MISSING', 'permission %s is required', 403),
+  /** GET /api/customers/:id/activity: no such customer in the caller's scope (another tenant's is the same) */
+  CustomerNotFound: createError('CONVERSATIONS_CUSTOMER_NOT_FOUND', 'customer %s not found', 404),
+  /** an unscoped caller naming by user id a customer of several workspaces */
+  CustomerAmbiguous: createError(
+    'VALIDATION_FAILED',
+    'params.id: %s is a customer in several workspaces; name one (X-Tenant-ID, X-Workspace-ID) or use its customer id',
+    400,
+  ),
 }

@@ -99,6 +99,23 @@ export interface CustomersTable {
   updated_at: Timestamp
 }
 
+/** tickets' tickets as a customer's activity lists them (a projection of `tickets.ticket.*`); `customer_id` a user id */
+export interface CustomerTicketsTable {
+  ticket_id: string
+  tenant_id: string
+  workspace_id: string
+  customer_id: string
+  agent_id: string | null
+  title: string
+  category: string
+  priority: string
+  status: string
+  source: string
+  created_at: Timestamp
+  version_at: Timestamp
+  version_id: string
+}
+
 export interface ShiftsTable {
   id: string
   tenant_id: string
@@ -140,6 +157,7 @@ export interface ConversationsDatabase {
   waiting: WaitingTable
   agents: AgentsTable
   customers: CustomersTable
+  customer_tickets: CustomerTicketsTable
   shifts: ShiftsTable
   uploads: UploadsTable
   upload_blobs: UploadBlobsTable

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely'
 import * as conversations0001 from './20261124_0001_conversations.ts'
 import * as messageSeq0002 from './20261124_0002_message_seq.ts'
 import * as customers0010 from './20261124_0010_customers.ts'
+import * as customerTickets0020 from './20261127_0020_customer_tickets.ts'
 
 /** Forward-only, in name order (docs/architecture.md §4). */
 export const migrations: Record<string, Migration> = {
   '20261124_0001_conversations': conversations0001,
   '20261124_0002_message_seq': messageSeq0002,
   '20261124_0010_customers': customers0010,
+  '20261127_0020_customer_tickets': customerTickets0020,
 }
