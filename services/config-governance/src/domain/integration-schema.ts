@@ -82,7 +82,7 @@ function valueProblem(p: SettingSchema, value: unknown): string | undefined {
     if (p.minimum !== undefined && value < p.minimum) return `must be at least ${p.minimum}`
     if (p.maximum !== undefined && value > p.maximum) return `must be at most ${p.maximum}`
   }
-  if (p.enum && !p.enum.includes(value as string | number)) return `must be one of ${p.enum.join(', ')}`
+  if (p.enum && !p.enum.includes(value)) return `must be one of ${p.enum.join(', ')}`
   return undefined
 }
 

@@ -8,8 +8,9 @@ export const MAX_SETTINGS = 64
 export const MAX_SETTING_LENGTH = 4096
 
 const Text = (maxLength: number) => Type.String({ maxLength })
-// one JSON Schema `type` list, not a union: Ajv's type coercion would turn 5 into "5" in a union's first branch
-const Scalar = Type.Unsafe<string | number>({ type: ['string', 'number'], maxLength: MAX_SETTING_LENGTH })
+// Enum values are checked against their property's type by the domain (schemaProblem): a string|number union here
+// would let Ajv's type coercion turn 5 into "5" in the union's first branch.
+const EnumValue = Type.Unknown({ description: "a string or a number, of the property's type" })
 
 /**
  * One setting of `config_schema` (README "Integration settings" lists what is checked). `format: "password"` or
@@ -26,7 +27,7 @@ export const SettingSchema = Type.Object(
     ]),
     title: Type.Optional(Text(200)),
     description: Type.Optional(Text(1000)),
-    enum: Type.Optional(Type.Array(Scalar, { minItems: 1, maxItems: 100 })),
+    enum: Type.Optional(Type.Array(EnumValue, { minItems: 1, maxItems: 100 })),
     minLength: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SETTING_LENGTH })),
     maxLength: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SETTING_LENGTH })),
     minimum: Type.Optional(Type.Number()),

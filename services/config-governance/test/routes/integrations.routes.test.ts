@@ -95,6 +95,10 @@ inEachStorageMode(t, 'app integrations: create, list, read, update, delete, with
 
   const same = await call(alice, 'PATCH', `${BASE}/${ledger.id}`, { name: 'Ledger', config: { region: 'us' } })
   t.equal(same.json().version, 3, 'nothing changed: nothing stored')
+  const synced = await call(alice, 'PATCH', `${BASE}/${ledger.id}`, { icon_url: null, last_sync_status: 'ok' })
+  t.match(synced.json(), { icon_url: null, last_sync_status: 'ok', version: 4 })
+  const unsynced = await call(alice, 'PATCH', `${BASE}/${ledger.id}`, { last_sync_status: null })
+  t.match(unsynced.json(), { icon_url: null, last_sync_status: null, version: 5 })
   const removed = await call(alice, 'PATCH', `${BASE}/${ledger.id}`, { config: { client_ref: null } })
   t.same(Object.keys(removed.json().secrets), ['signing'], 'PATCH: null removes a setting')
 
@@ -250,6 +254,24 @@ inEachStorageMode(t, 'app integrations: bad input is a 400 naming the field', as
   }
   const notStored = await post({ config_schema: CRM_SCHEMA, config: { region: 'eu', signing: '[REDACTED]' } })
   t.equal(notStored.json().code, 'CONFIG_INTEGRATION_SECRET_NOT_STORED')
+  // enum values keep their type: 1 stays a number, "1" a string (no coercion through a union)
+  const enums = await post({
+    slug: 'enums',
+    config_schema: { properties: { n: { type: 'integer', enum: [1, 2] }, s: { type: 'string', enum: ['1', '2'] } } },
+    config: { n: 2, s: '1' },
+  })
+  t.equal(enums.statusCode, 201, enums.body)
+  t.same(enums.json().config_schema.properties, {
+    n: { type: 'integer', enum: [1, 2] },
+    s: { type: 'string', enum: ['1', '2'] },
+  })
+  t.same(enums.json().config, { n: 2, s: '1' })
+  t.match(
+    (await post({ slug: 'mixed', config_schema: { properties: { n: { type: 'integer', enum: [1, '2'] } } } })).json(),
+    {
+      message: /^body\.config_schema\.properties\.n\.enum: every value must be a valid integer/,
+    },
+  )
   // development (the default environment) allows http for a loopback host: an app on the developer's machine
   t.equal((await post({ iframe_url: 'http://127.0.0.1:5173/app' })).statusCode, 201)
   const empty = await call(alice, 'PATCH', `${BASE}/0193aaaa-0000-7000-8000-000000000000`, {})
