@@ -223,6 +223,17 @@ inEachMode('jwt attacks', { env: { REFRESH_REUSE_REVOKES_SESSION: 'true' } }, as
     await refused(t, 'no jti', forge(good, { secret, claims: { jti: undefined } }), 'TOKEN_MISSING_CLAIM')
     await refused(t, 'exp as a string', forge(good, { secret, claims: { exp: String(now + 600) } }))
     await refused(t, 'no token_use', forge(good, { secret, claims: { token_use: undefined } }), 'TOKEN_WRONG_USE')
+    // issue 19 §6: the lifetime of its kind (JWT_ACCESS_TTL_SECONDS, an hour here) and the JWT type
+    const day = forge(good, { secret, claims: { iat: now, exp: now + 86_400 } })
+    await refused(t, 'signed to live a day', day, 'TOKEN_LIFETIME_EXCEEDED')
+    await refused(t, 'typ at+jwt', forge(good, { secret, header: { typ: 'at+jwt' } }), 'TOKEN_INVALID')
+    t.equal((await me(forge(good, { secret, header: { typ: 'jwt' } }))).status, 200, 'typ jwt (any case)')
+    const lower = await api.get('/api/v1/auth/me', { headers: { authorization: `bearer ${good}` } })
+    t.equal(lower.status, 200, 'the scheme name in any case')
+    const month = forge(victim.body.refresh_token, { secret, claims: { exp: now + 30 * 86_400 } })
+    const refreshed = await api.post('/api/v1/auth/refresh', { refresh_token: month })
+    isError(t, refreshed, 401, 'IDENTITY_INVALID_REFRESH_TOKEN', 'a refresh token signed to live a month')
+    t.match(refreshed.body.message, /lifetime/)
   })
 
   t.test('a refresh token is no access token, an access token no refresh token', async (t) => {
@@ -293,7 +304,9 @@ inEachMode('jwt attacks', { env: { REFRESH_REUSE_REVOKES_SESSION: 'true' } }, as
     const state = await api.get(`/api/security/users/${victimId}`, as)
     const validAfter = Math.floor(Date.parse(state.body.token_valid_after) / 1000)
     t.equal(decodeJwt(fresh.token).payload.token_version, (before.token_version as number) + 1)
-    const early = forge(fresh.token, { secret, claims: { iat: validAfter - 30 } })
+    // exp moves with iat: a longer lifetime than an access token's would be refused for that instead
+    const freshExp = decodeJwt(fresh.token).payload.exp as number
+    const early = forge(fresh.token, { secret, claims: { iat: validAfter - 30, exp: freshExp - 30 } })
     const r1 = await refused(t, 'current token_version, iat before token_valid_after', early, 'TOKEN_REVOKED')
     t.equal(r1.body.message, 'token issued before token_valid_after')
     const below = forge(fresh.token, { secret, claims: { token_version: before.token_version } })

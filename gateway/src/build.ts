@@ -101,6 +101,7 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
   const authDeps = {
     keys: buildKeyring(config.jwt.secret, config.jwt.previous_secrets),
     maxTokenBytes: config.jwt.max_token_bytes,
+    lifetimes: config.jwt,
     tokenState,
     metrics,
   }

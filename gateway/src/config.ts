@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { keyringFromEnv } from '@switchboard/auth'
+import { ACCESS_TTL_SECONDS, keyringFromEnv, SERVICE_TTL_MAX_SECONDS } from '@switchboard/auth'
 import { BusConfig, CacheConfig, parseConfig, secretFromEnv } from '@switchboard/platform'
 import { DEFAULT_RATE_LIMITS, RateLimitConfig } from './rate-limit-config.ts'
 
@@ -41,6 +41,21 @@ export const GatewayConfig = Type.Object({
     secret: Type.String({ minLength: 1 }),
     previous_secrets: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
     max_token_bytes: Type.Integer({ minimum: 256, default: 8192 }),
+    /**
+     * identity's access-token lifetime (JWT_ACCESS_TTL_SECONDS, the same variable on both): a user's access token
+     * that lived longer (`exp − iat`, plus 5 s of skew) is refused
+     */
+    access_ttl_seconds: Type.Integer({
+      minimum: ACCESS_TTL_SECONDS.min,
+      maximum: ACCESS_TTL_SECONDS.max,
+      default: ACCESS_TTL_SECONDS.default,
+    }),
+    /** the longest a service token (principal_kind service, `switchboard token mint`) may live */
+    service_ttl_max_seconds: Type.Integer({
+      minimum: SERVICE_TTL_MAX_SECONDS.min,
+      maximum: SERVICE_TTL_MAX_SECONDS.max,
+      default: SERVICE_TTL_MAX_SECONDS.default,
+    }),
   }),
   internal_secret: Type.String({ minLength: 16 }),
   cache: CacheConfig,
@@ -179,6 +194,8 @@ export function loadConfig(env: Env): GatewayConfig {
       secret: keys.current.secret,
       previous_secrets: keys.previous.map((k) => k.secret),
       max_token_bytes: env.MAX_TOKEN_BYTES,
+      access_ttl_seconds: env.JWT_ACCESS_TTL_SECONDS,
+      service_ttl_max_seconds: env.JWT_SERVICE_TTL_MAX_SECONDS,
     },
     internal_secret: secretFromEnv(env, 'INTERNAL_SECRET') ?? '',
     cache:

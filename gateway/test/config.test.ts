@@ -38,6 +38,15 @@ t.test('loadConfig', async (t) => {
   t.equal(c.body_limit_bytes, 1_048_576)
   t.same(c.rate_limits, DEFAULT_RATE_LIMITS)
   t.equal(c.token_state.local_ttl_ms, 60_000)
+  t.same(
+    [c.jwt.access_ttl_seconds, c.jwt.service_ttl_max_seconds],
+    [3600, 30 * 86_400],
+    "token lifetime limits: identity's default access lifetime, 30 days for service tokens",
+  )
+  const longer = loadConfig({ ...base, JWT_ACCESS_TTL_SECONDS: '43200', JWT_SERVICE_TTL_MAX_SECONDS: '86400' })
+  t.same([longer.jwt.access_ttl_seconds, longer.jwt.service_ttl_max_seconds], [43_200, 86_400])
+  t.throws(() => loadConfig({ ...base, JWT_ACCESS_TTL_SECONDS: '90000' }), /access_ttl_seconds/, "identity's bounds")
+  t.throws(() => loadConfig({ ...base, JWT_SERVICE_TTL_MAX_SECONDS: '1' }), /service_ttl_max_seconds/)
   t.same(securityBaseline(c), [], 'defaults pass the baseline')
 })
 

@@ -1,4 +1,6 @@
 import {
+  type AccessLifetimes,
+  accessLifetimeLimit,
   createTokenVerifier,
   type Keyring,
   kindAllowed,
@@ -15,6 +17,8 @@ import { type TokenState, TokenStateUnavailableError } from '../token-state/toke
 export interface AuthDeps {
   keys: Keyring
   maxTokenBytes: number
+  /** how long users' and services' access tokens may live (packages/auth/src/lifetimes.ts) */
+  lifetimes: AccessLifetimes
   tokenState: TokenState
   metrics: GatewayMetrics
 }
@@ -22,6 +26,7 @@ export interface AuthDeps {
 /** Where a request carries its access token; '' when it carries none. */
 export type TokenSource = (request: FastifyRequest) => string
 
+/** The scheme name is case-insensitive (RFC 7235 §2.1): `bearer` and `BEARER` are Bearer. */
 export function bearer(request: FastifyRequest): string {
   const h = request.headers.authorization
   if (typeof h !== 'string') return ''
@@ -47,7 +52,11 @@ export function installAuthentication(
   deps: AuthDeps,
   tokenOf: TokenSource = bearer,
 ) {
-  const verify = createTokenVerifier(deps.keys, { expectedUse: 'access', maxTokenBytes: deps.maxTokenBytes })
+  const verify = createTokenVerifier(deps.keys, {
+    expectedUse: 'access',
+    maxTokenBytes: deps.maxTokenBytes,
+    maxLifetimeSeconds: accessLifetimeLimit(deps.lifetimes),
+  })
   app.addHook('onRequest', async (request) => {
     if (tokenInQuery(request)) {
       deps.metrics.tokenRefusals.inc({ code: 'TOKEN_IN_QUERY' })

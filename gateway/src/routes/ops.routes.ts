@@ -58,6 +58,7 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsRoutesOptions) {
   installAuthentication(app, 'management', {
     keys: buildKeyring(config.jwt.secret, config.jwt.previous_secrets),
     maxTokenBytes: config.jwt.max_token_bytes,
+    lifetimes: config.jwt,
     tokenState: opts.tokenState,
     metrics: opts.metrics,
   })

@@ -13,6 +13,8 @@ export const TokenErrorReason = {
   notYetValid: 'TOKEN_NOT_YET_VALID',
   missingClaim: 'TOKEN_MISSING_CLAIM',
   wrongUse: 'TOKEN_WRONG_USE',
+  /** `exp − iat` longer than tokens of its kind may live (lifetimes.ts) */
+  lifetimeExceeded: 'TOKEN_LIFETIME_EXCEEDED',
   audience: 'TOKEN_AUDIENCE',
 } as const
 export type TokenErrorReason = (typeof TokenErrorReason)[keyof typeof TokenErrorReason]

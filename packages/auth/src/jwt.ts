@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache'
 import { type Claims, type ClaimsInput, normaliseClaims, rawTokenUse, type TokenUse } from './claims.ts'
 import { TokenError, TokenErrorReason } from './errors.ts'
 import type { Keyring, SigningKey } from './keyring.ts'
+import { CLOCK_SKEW_SECONDS } from './lifetimes.ts'
 
 export const DEFAULT_MAX_TOKEN_BYTES = 8 * 1024
 const MAX_KID_LENGTH = 64
@@ -48,6 +49,11 @@ export interface VerifyOptions {
   expectedUse: TokenUse
   maxTokenBytes?: number
   clockToleranceSeconds?: number
+  /**
+   * The longest `exp − iat` accepted (plus the clock tolerance), fixed or by the token's claims (a service token
+   * may live longer than a user's). Unset: any lifetime (tools that only inspect a token).
+   */
+  maxLifetimeSeconds?: number | ((claims: Claims) => number)
   /** seconds since the epoch; tests pin it */
   now?: number
 }
@@ -61,6 +67,16 @@ function candidateKeys(keys: Keyring, kid: unknown): SigningKey[] {
   const key = [keys.current, ...keys.previous].find((k) => k.kid === kid)
   if (!key) throw new TokenError(TokenErrorReason.unknownKey, 'unknown kid')
   return [key]
+}
+
+/**
+ * RFC 8725 §3.11: a `typ` other than JWT names another kind of token (`at+jwt`, `secevent+jwt`, …) that must not be
+ * taken for ours. Media type names are case-insensitive and may omit `application/` (RFC 7515 §4.1.9).
+ */
+function isJwtType(typ: unknown): boolean {
+  if (typeof typ !== 'string') return false
+  const t = typ.toLowerCase()
+  return t === 'jwt' || t === 'application/jwt'
 }
 
 function readHeader(token: string): Record<string, unknown> {
@@ -91,10 +107,23 @@ async function verifyWith(token: string, key: SigningKey, opts: VerifyOptions): 
   const { payload } = await jwtVerify(token, encoder.encode(key.secret), {
     algorithms: ['HS256'],
     requiredClaims: ['exp', 'iat'],
-    clockTolerance: opts.clockToleranceSeconds ?? 5,
+    clockTolerance: opts.clockToleranceSeconds ?? CLOCK_SKEW_SECONDS,
     ...(opts.now === undefined ? {} : { currentDate: new Date(opts.now * 1000) }),
   })
   return payload
+}
+
+/** `exp − iat` within the limit for this token (jose has made sure both are numbers). */
+function checkLifetime(claims: Claims, limit: VerifyOptions['maxLifetimeSeconds'], skew: number): void {
+  if (limit === undefined) return
+  const max = typeof limit === 'function' ? limit(claims) : limit
+  const lifetime = claims.exp - claims.iat
+  if (lifetime > max + skew) {
+    throw new TokenError(
+      TokenErrorReason.lifetimeExceeded,
+      `token lifetime ${lifetime} s is above the ${max} s allowed`,
+    )
+  }
 }
 
 /**
@@ -110,6 +139,7 @@ export async function verifyToken(keys: Keyring, token: string, opts: VerifyOpti
     }
     const header = readHeader(token)
     if (header.alg !== 'HS256') throw new TokenError(TokenErrorReason.invalid, 'algorithm not allowed')
+    if ('typ' in header && !isJwtType(header.typ)) throw new TokenError(TokenErrorReason.invalid, 'token type not JWT')
     for (const h of FORBIDDEN_HEADERS) {
       if (h in header) throw new TokenError(TokenErrorReason.forbiddenHeader, `header ${h} not allowed`)
     }
@@ -127,7 +157,8 @@ export async function verifyToken(keys: Keyring, token: string, opts: VerifyOpti
     }
     if (!payload) throw translate(lastErr)
     const now = opts.now ?? Math.floor(Date.now() / 1000)
-    if (typeof payload.iat === 'number' && payload.iat > now + (opts.clockToleranceSeconds ?? 5)) {
+    const skew = opts.clockToleranceSeconds ?? CLOCK_SKEW_SECONDS
+    if (typeof payload.iat === 'number' && payload.iat > now + skew) {
       throw new TokenError(TokenErrorReason.notYetValid, 'token issued in the future')
     }
     const use = rawTokenUse(payload)
@@ -139,6 +170,7 @@ export async function verifyToken(keys: Keyring, token: string, opts: VerifyOpti
     }
     const claims = normaliseClaims(payload)
     if (claims.jti === '') throw new TokenError(TokenErrorReason.missingClaim, 'claim jti is missing')
+    checkLifetime(claims, opts.maxLifetimeSeconds, skew)
     return claims
   } catch (err) {
     throw translate(err)

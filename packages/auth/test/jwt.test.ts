@@ -2,6 +2,7 @@ import t from 'tap'
 import { TokenError } from '../src/errors.ts'
 import { createTokenVerifier, issueToken, verifyToken } from '../src/jwt.ts'
 import { buildKeyring, kidOf } from '../src/keyring.ts'
+import { accessLifetimeLimit } from '../src/lifetimes.ts'
 import { basePayload, craft, input, nowS, SECRET } from './fixtures/tokens.ts'
 
 const keys = buildKeyring(SECRET)
@@ -61,6 +62,48 @@ t.test('time claims', async (t) => {
   const strExp = craft({ alg: 'HS256' }, basePayload({ exp: String(now + 60) }))
   t.not(await reason(verifyToken(keys, strExp, access)), 'accepted', 'exp must be numeric in the token itself')
 })
+
+t.test('typ: absent or JWT (any case, application/jwt too); another type is refused (RFC 8725 §3.11)', async (t) => {
+  for (const typ of [undefined, 'JWT', 'jwt', 'application/jwt', 'Application/JWT']) {
+    const token = craft(typ === undefined ? { alg: 'HS256' } : { alg: 'HS256', typ }, basePayload())
+    t.equal((await verifyToken(keys, token, access)).user_id, 'u1', `typ ${typ}`)
+  }
+  for (const typ of ['at+jwt', 'JWS', 'JOSE', 'secevent+jwt', 'application/at+jwt', '', 'JWT ', 1, null, ['JWT']]) {
+    const token = craft({ alg: 'HS256', typ }, basePayload())
+    t.equal(await reason(verifyToken(keys, token, access)), 'TOKEN_INVALID', `typ ${JSON.stringify(typ)}`)
+  }
+})
+
+t.test(
+  'lifetime: exp − iat beyond the limit (plus the 5 s skew) is refused; by claims for service tokens',
+  async (t) => {
+    const now = nowS()
+    const lived = (seconds: number, over: Record<string, unknown> = {}) =>
+      craft({ alg: 'HS256', typ: 'JWT' }, basePayload({ iat: now, exp: now + seconds, ...over }))
+    const bounded = { ...access, maxLifetimeSeconds: 3600 }
+    t.equal((await verifyToken(keys, lived(3600), bounded)).user_id, 'u1', 'the configured lifetime')
+    t.equal((await verifyToken(keys, lived(3605), bounded)).user_id, 'u1', 'within the skew')
+    t.equal(await reason(verifyToken(keys, lived(3606), bounded)), 'TOKEN_LIFETIME_EXCEEDED')
+    t.equal(await reason(verifyToken(keys, lived(10 * 365 * 86_400), bounded)), 'TOKEN_LIFETIME_EXCEEDED', 'ten years')
+    t.equal((await verifyToken(keys, lived(10 * 365 * 86_400), access)).user_id, 'u1', 'no limit given: any')
+    const byKind = {
+      ...access,
+      maxLifetimeSeconds: accessLifetimeLimit({ access_ttl_seconds: 3600, service_ttl_max_seconds: 30 * 86_400 }),
+    }
+    const service = { principal_kind: 'service', roles: ['service'], user_id: 'service:ops', sub: 'service:ops' }
+    t.equal((await verifyToken(keys, lived(30 * 86_400, service), byKind)).user_id, 'service:ops', 'a month')
+    t.equal(await reason(verifyToken(keys, lived(30 * 86_400 + 6, service), byKind)), 'TOKEN_LIFETIME_EXCEEDED')
+    t.equal(await reason(verifyToken(keys, lived(7200), byKind)), 'TOKEN_LIFETIME_EXCEEDED', "a user's: an hour")
+    const refresh = await issueToken(keys, input(), { ttlSeconds: 7 * 86_400, tokenUse: 'refresh' })
+    const week = { expectedUse: 'refresh', maxLifetimeSeconds: 7 * 86_400 } as const
+    t.equal((await verifyToken(keys, refresh.token, week)).token_use, 'refresh')
+    const day = { ...week, maxLifetimeSeconds: 86_400 }
+    t.equal(await reason(verifyToken(keys, refresh.token, day)), 'TOKEN_LIFETIME_EXCEEDED', 'after a lowered setting')
+    const future = lived(600, { iat: now + 30, exp: now + 630 })
+    t.equal(await reason(verifyToken(keys, future, bounded)), 'TOKEN_NOT_YET_VALID', 'iat beyond the skew')
+    t.equal((await verifyToken(keys, lived(600, { iat: now + 2, exp: now + 602 }), bounded)).user_id, 'u1', 'within')
+  },
+)
 
 t.test('key rotation: previous keys verify, unknown kid is refused', async (t) => {
   const old = buildKeyring('old-secret-aaaaaaaaaaaaaaaaaaaaaaaaaaaa')

@@ -1,4 +1,4 @@
-import { buildKeyring, type Claims, issueToken, keyringFromEnv } from '@switchboard/auth'
+import { buildKeyring, type Claims, issueToken, keyringFromEnv, serviceTtlMaxFromEnv } from '@switchboard/auth'
 import { findSecret } from './secrets.ts'
 
 export interface MintOptions {
@@ -25,6 +25,9 @@ export async function mintServiceToken(opts: MintOptions): Promise<{ token: stri
   if (opts.workspace_id && !opts.tenant_id) throw new Error('--workspace needs --tenant')
   const ttl = opts.ttlSeconds ?? 3600
   if (!Number.isInteger(ttl) || ttl <= 0) throw new Error('--ttl must be a positive number of seconds')
+  // The gateway refuses a service token that lives longer (packages/auth/src/lifetimes.ts): never mint one.
+  const max = serviceTtlMaxFromEnv(env)
+  if (ttl > max) throw new Error(`--ttl must be at most ${max} seconds (JWT_SERVICE_TTL_MAX_SECONDS)`)
   let keys = env.JWT_SECRET || env.JWT_SECRET_FILE ? keyringFromEnv(env) : undefined
   if (!keys) {
     const stored = findSecret(env, 'JWT_SECRET', opts.dataDir ?? env.DATA_DIR ?? './data')

@@ -41,6 +41,24 @@ t.test('unscoped by default; refuses bad input', async (t) => {
   await t.rejects(mintServiceToken({ service: 'ops', permissions: ['*'], ttlSeconds: 0, env }), /ttl/)
 })
 
+t.test('never mints a token longer-lived than the gateway takes (JWT_SERVICE_TTL_MAX_SECONDS, 30 days)', async (t) => {
+  const env = { JWT_SECRET: secret }
+  const month = 30 * 86_400
+  const { claims } = await mintServiceToken({ service: 'ops', permissions: ['*'], ttlSeconds: month, env })
+  t.equal(claims.exp - claims.iat, month, 'up to the default limit')
+  await t.rejects(
+    mintServiceToken({ service: 'ops', permissions: ['*'], ttlSeconds: month + 1, env }),
+    /--ttl must be at most 2592000 seconds \(JWT_SERVICE_TTL_MAX_SECONDS\)/,
+  )
+  const longer = { ...env, JWT_SERVICE_TTL_MAX_SECONDS: String(90 * 86_400) }
+  const quarter = await mintServiceToken({ service: 'ops', permissions: ['*'], ttlSeconds: 90 * 86_400, env: longer })
+  t.equal(quarter.claims.exp - quarter.claims.iat, 90 * 86_400, 'the fleet may allow longer')
+  await t.rejects(
+    mintServiceToken({ service: 'ops', permissions: ['*'], env: { ...env, JWT_SERVICE_TTL_MAX_SECONDS: 'soon' } }),
+    /JWT_SERVICE_TTL_MAX_SECONDS must be a whole number/,
+  )
+})
+
 t.test('falls back to the secret an embedded start stored under DATA_DIR', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'sb-token-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { ACCESS_TTL_SECONDS, REFRESH_TTL_SECONDS } from '@switchboard/auth'
 import { UNITS } from '@switchboard/contracts'
 import { baseConfigFromEnv, parseConfig, ServiceBaseConfig, secretFromEnv } from '@switchboard/platform'
 
@@ -44,8 +45,18 @@ export const IdentityOwnConfig = Type.Object({
     secret: Type.String({ minLength: 1 }),
     /** verify-only keys after a rotation (JWT_PREVIOUS_SECRETS) */
     previous_secrets: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
-    access_ttl_seconds: Type.Integer({ minimum: 900, maximum: 86_400, default: 3600 }),
-    refresh_ttl_seconds: Type.Integer({ minimum: 60, maximum: 90 * 86_400, default: 7 * 86_400 }),
+    /** the gateway reads the same JWT_ACCESS_TTL_SECONDS to bound access tokens (packages/auth/src/lifetimes.ts) */
+    access_ttl_seconds: Type.Integer({
+      minimum: ACCESS_TTL_SECONDS.min,
+      maximum: ACCESS_TTL_SECONDS.max,
+      default: ACCESS_TTL_SECONDS.default,
+    }),
+    /** also the longest a refresh token may have lived to be accepted at /refresh */
+    refresh_ttl_seconds: Type.Integer({
+      minimum: REFRESH_TTL_SECONDS.min,
+      maximum: REFRESH_TTL_SECONDS.max,
+      default: REFRESH_TTL_SECONDS.default,
+    }),
   }),
   /** argon2id costs; the defaults are OWASP's minimum for argon2id (19 MiB, 2 passes, 1 lane) */
   passwords: Type.Object({

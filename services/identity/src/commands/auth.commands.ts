@@ -174,7 +174,7 @@ export async function login(
 export async function refresh(svc: IdentityService, caller: Caller, body: RefreshBody, client: ClientInfo) {
   let claims: Awaited<ReturnType<typeof verifyRefreshToken>>
   try {
-    claims = await verifyRefreshToken(svc.keys, body.refresh_token)
+    claims = await verifyRefreshToken(svc.keys, body.refresh_token, svc.config.jwt.refresh_ttl_seconds)
   } catch (err) {
     if (isTokenError(err)) throw new IdentityErrors.InvalidRefreshToken(err.message)
     throw err

@@ -80,9 +80,12 @@ export function wholeSeconds(d: Date): string {
   return new Date(Math.floor(d.getTime() / 1000) * 1000).toISOString()
 }
 
-/** Signature, algorithm, expiry and token_use=refresh; the database checks come after (tokens.service). */
-export function verifyRefreshToken(keys: Keyring, token: string): Promise<Claims> {
-  return verifyToken(keys, token, { expectedUse: 'refresh' })
+/**
+ * Signature, algorithm, expiry, token_use=refresh and a lifetime no longer than the configured refresh lifetime
+ * (`maxLifetimeSeconds`, JWT_REFRESH_TTL_SECONDS); the database checks come after (tokens.service).
+ */
+export function verifyRefreshToken(keys: Keyring, token: string, maxLifetimeSeconds: number): Promise<Claims> {
+  return verifyToken(keys, token, { expectedUse: 'refresh', maxLifetimeSeconds })
 }
 
 /**

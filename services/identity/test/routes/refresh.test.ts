@@ -1,8 +1,9 @@
+import { createHmac } from 'node:crypto'
 import { systemCaller } from '@switchboard/platform'
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
 import { denyToken, revokeUserTokens } from '../../src/commands/revocation.ts'
-import { type App, claimsOf, identityApp, loginUser, registerUser, tokenState } from '../helpers/app.ts'
+import { type App, claimsOf, identityApp, JWT_SECRET, loginUser, registerUser, tokenState } from '../helpers/app.ts'
 
 const refresh = (app: App, token: string) =>
   app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: token } })
@@ -71,4 +72,22 @@ inEachStorageMode(t, 'refresh acceptance rules against the database', async (t, 
   t.equal((await refresh(app, 'not-a-jwt')).statusCode, 401)
   const [h, p] = fresh.body.refresh_token.split('.')
   t.equal((await refresh(app, `${h}.${p}.forgedsignature`)).statusCode, 401)
+})
+
+inEachStorageMode(t, 'a refresh token that lived longer than JWT_REFRESH_TTL_SECONDS is refused', async (t, mode) => {
+  const { app } = await identityApp(t, mode, { JWT_REFRESH_TTL_SECONDS: '86400' })
+  await registerUser(app, 'root')
+  const { body } = await registerUser(app, 'finn')
+  t.equal(body.refresh_expires_in, 86_400)
+  // The same claims, signed with the fleet's key: only the lifetime differs between the two.
+  const [h] = body.refresh_token.split('.')
+  const resign = (claims: Record<string, unknown>) => {
+    const input = `${h}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`
+    return `${input}.${createHmac('sha256', JWT_SECRET).update(input).digest('base64url')}`
+  }
+  const claims = claimsOf(body.refresh_token)
+  const month = await refresh(app, resign({ ...claims, exp: claims.iat + 30 * 86_400 }))
+  t.equal(month.statusCode, 401, 'thirty days where a day is configured')
+  t.match(month.json(), { code: 'IDENTITY_INVALID_REFRESH_TOKEN', message: /lifetime/ })
+  t.equal((await refresh(app, resign(claims))).statusCode, 200, 'control: the configured lifetime is accepted')
 })
