@@ -21,13 +21,16 @@ export async function realCustomer(api: Client, auth: CallOptions, username: str
   return res.body as Customer
 }
 
+/** What tickets answers while identity's (or conversations') event about a reference is on its way. */
+const NOT_YET_KNOWN = new Set(['TICKETS_UNKNOWN_CUSTOMER', 'TICKETS_UNKNOWN_SESSION'])
+
 /**
- * `POST /api/tickets`, again while tickets does not know the customer yet (400 TICKETS_UNKNOWN_CUSTOMER): identity's
- * event is on its way. Any other answer is returned as it is.
+ * `POST /api/tickets`, again while tickets does not know the customer (400 TICKETS_UNKNOWN_CUSTOMER) or the session
+ * it continues (400 TICKETS_UNKNOWN_SESSION) yet: the event is on its way. Any other answer is returned as it is.
  */
 export function createTicket(api: Client, body: Record<string, unknown>, auth: CallOptions): Promise<Reply> {
   return until(`tickets to know customer ${String(body.customer_id)}`, async () => {
     const res = await api.post('/api/tickets', body, auth)
-    return res.status === 400 && res.body?.code === 'TICKETS_UNKNOWN_CUSTOMER' ? undefined : res
+    return res.status === 400 && NOT_YET_KNOWN.has(res.body?.code) ? undefined : res
   })
 }

@@ -15,6 +15,8 @@ export const TicketErrors = {
   // never by a call per request. Bad input, so 400 like every other (the fleet never answers 422).
   UnknownCustomer: createError('TICKETS_UNKNOWN_CUSTOMER', 'body.customer_id: no customer %s in this workspace', 400),
   UnknownAgent: createError('TICKETS_UNKNOWN_AGENT', 'body.agent_id: no agent %s in this workspace', 400),
+  /** a ticket continuing a conversation names one of its own workspace (conversations' session events, as seen here) */
+  UnknownSession: createError('TICKETS_UNKNOWN_SESSION', 'body.session_id: no session %s in this workspace', 400),
   NotUnassignable: createError('TICKETS_NOT_UNASSIGNABLE', 'cannot unassign a ticket in status %s', 409),
   /** every bad value of the request, each naming its field (`body.custom_fields.plan: required`) */
   InvalidCustomFields: createError('TICKETS_INVALID_CUSTOM_FIELDS', '%s', 400),

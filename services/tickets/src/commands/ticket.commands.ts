@@ -24,7 +24,7 @@ import { autoAssign } from './auto-assign.ts'
 import { slaAfterComment, slaAfterStatusChange } from './sla-hooks.ts'
 import { scheduleSurvey } from './survey.commands.ts'
 import { checkCustomValues, recordStatus, reindex } from './ticket-records.ts'
-import { agentOf, customerOf } from './ticket-references.ts'
+import { agentOf, customerOf, sessionOf } from './ticket-references.ts'
 
 /** A command's answer when it changed a record: both sides, for the audit record. */
 export interface Change {
@@ -56,6 +56,7 @@ export function createTicket(svc: TicketsService, caller: Caller, body: CreateTi
   const scope = concreteScope(caller)
   return svc.transaction(caller, async (tx) => {
     const customer = await customerOf(tx, body.customer_id, scope)
+    if (body.session_id !== undefined) await sessionOf(tx, body.session_id, scope)
     const now = nowIso()
     const ticket: Ticket = {
       id: newId(),

@@ -7,7 +7,7 @@ import { tickets } from '../../src/build.ts'
 import { loadConfig } from '../../src/config.ts'
 import { ACME_SUPPORT, as, INTERNAL_SECRET, principal } from '../helpers/app.ts'
 import { busFor, streamEvents } from '../helpers/bus.ts'
-import { makeKnown, recordId, sessionEvent } from '../helpers/directory.ts'
+import { makeKnown, makeSessionsKnown, recordId, sessionEvent } from '../helpers/directory.ts'
 
 const agent = principal()
 const otherTenant = principal({ user_id: 'agent-9', tenant_id: 'globex', workspace_id: 'support' })
@@ -134,6 +134,7 @@ inEachStorageMode(t, 'projections', async (t, mode) => {
     'a ticket created in a conversation announces the link; the conversations it continues are listed',
     async (t) => {
       await makeKnown(svc, { tenant_id: 'globex', workspace_id: 'support' }, { customers: ['pc-1'] })
+      await makeSessionsKnown(svc, ACME_SUPPORT, ['sess-1'], 'pc-1')
       const res = await app.inject({
         method: 'POST',
         url: '/api/tickets',

@@ -122,3 +122,28 @@ export async function sessionEvent(
   await svc.bus.publish(envelope.type, envelope)
   return envelope
 }
+
+/**
+ * Makes conversations' sessions known to tickets as conversations does (`conversations.session.created` on the bus)
+ * and waits until tickets holds them: a ticket may then continue them (`session_id`).
+ */
+export async function makeSessionsKnown(svc: TicketsService, scope: Scope, sessionIds: string[], customerId?: string) {
+  for (const session_id of sessionIds) {
+    await sessionEvent(
+      svc,
+      scope,
+      { session_id, customer_id: customerId ?? null },
+      ConversationEvents.sessionCreated.type,
+    )
+  }
+  await waitFor(async () => {
+    const rows = await svc.db
+      .selectFrom('sla_session_tickets')
+      .select('session_id')
+      .where('tenant_id', '=', scope.tenant_id)
+      .where('workspace_id', '=', scope.workspace_id)
+      .where('session_id', 'in', sessionIds)
+      .execute()
+    return rows.length === sessionIds.length
+  })
+}

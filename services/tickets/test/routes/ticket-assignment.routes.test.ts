@@ -3,7 +3,7 @@ import t, { type Test } from 'tap'
 import { tickets } from '../../src/build.ts'
 import { loadConfig } from '../../src/config.ts'
 import { ACME_SUPPORT, as, INTERNAL_SECRET, principal, ticketsApp } from '../helpers/app.ts'
-import { agentStatus, makeKnown, recordId } from '../helpers/directory.ts'
+import { agentStatus, makeKnown, makeSessionsKnown, recordId } from '../helpers/directory.ts'
 
 const agent = principal()
 const otherWorkspace = principal({ user_id: 'agent-8', workspace_id: 'sales' })
@@ -25,6 +25,25 @@ inEachStorageMode(t, 'ticket references', async (t, mode) => {
       t.equal(res.json().message, `body.customer_id: no customer ${customer_id} in this workspace`)
     }
     t.equal((await post('/api/tickets', { title: 'x', customer_id: 'rc-sales' }, h.sales)).statusCode, 201)
+  })
+
+  t.test('a conversation it continues must be one of the workspace: the same 400 for another tenant’s', async (t) => {
+    const GLOBEX = { tenant_id: 'globex', workspace_id: 'support' }
+    await makeSessionsKnown(svc, ACME_SUPPORT, [`sess-own-${mode}`], 'rc-1')
+    await makeSessionsKnown(svc, SALES, [`sess-sales-${mode}`])
+    await makeSessionsKnown(svc, GLOBEX, [`sess-globex-${mode}`])
+    const before = await svc.db.selectFrom('tickets').select('id').execute()
+    for (const session_id of [`sess-sales-${mode}`, `sess-globex-${mode}`, `sess-nobody-${mode}`]) {
+      const res = await post('/api/tickets', { title: 'x', customer_id: 'rc-1', session_id })
+      t.equal(res.statusCode, 400, session_id)
+      t.same(Object.keys(res.json()).sort(), ['code', 'error', 'message', 'request_id'])
+      t.equal(res.json().code, 'TICKETS_UNKNOWN_SESSION')
+      t.equal(res.json().message, `body.session_id: no session ${session_id} in this workspace`)
+    }
+    t.equal((await svc.db.selectFrom('tickets').select('id').execute()).length, before.length, 'nothing was created')
+    const own = await post('/api/tickets', { title: 'x', customer_id: 'rc-1', session_id: `sess-own-${mode}` })
+    t.equal(own.statusCode, 201)
+    t.equal(own.json().session_id, `sess-own-${mode}`)
   })
 
   t.test('an agent must be one of the ticket’s workspace', async (t) => {

@@ -1,7 +1,7 @@
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
 import { ACME_SUPPORT, as, defineFields, principal, ticketsApp } from '../helpers/app.ts'
-import { makeKnown } from '../helpers/directory.ts'
+import { makeKnown, makeSessionsKnown } from '../helpers/directory.ts'
 
 const agent = principal()
 const otherTenant = principal({ user_id: 'agent-9', tenant_id: 'globex', workspace_id: 'support' })
@@ -17,6 +17,7 @@ inEachStorageMode(t, 'tickets API', async (t, mode) => {
     agents: ['agent-2', 'agent-3', 'agent-4', 'agent-7'],
   })
   await makeKnown(svc, { tenant_id: 'globex', workspace_id: 'support' }, { customers: ['cust-list'] })
+  await makeSessionsKnown(svc, ACME_SUPPORT, ['sess-42'])
   await defineFields(app, await as(agent), [
     { key: 'floor', type: 'number' },
     { key: 'k', type: 'number' },

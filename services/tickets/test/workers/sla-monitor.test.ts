@@ -5,6 +5,7 @@ import { markOpenTickets } from '../../src/db/sla-monitor.repository.ts'
 import { SLA_MONITOR_WORKER } from '../../src/workers/sla-monitor.worker.ts'
 import { as, principal } from '../helpers/app.ts'
 import { streamEvents } from '../helpers/bus.ts'
+import { makeSessionsKnown } from '../helpers/directory.ts'
 import { ACME, backdate, knownAgent, knownCustomer, slaApp } from '../helpers/sla.ts'
 
 const MINUTE = 60_000
@@ -209,6 +210,7 @@ inEachStorageMode(t, 'SLA monitor', async (t, mode) => {
 
   t.test('a conversation reply by an agent is the first response of the ticket the session continues', async (t) => {
     const { newEnvelope } = await import('@switchboard/events')
+    await makeSessionsKnown(svc, ACME, ['sess-direct'], 'cust-std')
     const tk = await ticket({ priority: 'urgent', session_id: 'sess-direct' })
     const linked = await ticket({ priority: 'urgent' })
     await backdate(svc, tk.id, 20)
