@@ -179,7 +179,10 @@ function held(field: string, ticket: TicketContext, values: Record<string, unkno
   return Array.isArray(actual) ? actual : [actual]
 }
 
-/** The reference compares values as text (5 and "5" are one value); so do its conditions here. */
+/**
+ * Values compare as text, as the reference's do: 5 and "5" are one value. (Single-form conditions stored before
+ * their numbers and booleans were kept as sent hold "5" and "true": compared as text they match again.)
+ */
 const text = (v: unknown) => String(v)
 
 function clauseHolds(c: Clause, ticket: TicketContext, values: Record<string, unknown>): boolean {
@@ -209,8 +212,8 @@ export function conditionHolds(cond: ShowWhen | null, ticket: TicketContext, val
   if (!cond) return true
   if (cond.all !== undefined) return cond.all.every((c) => clauseHolds(c, ticket, values))
   if (cond.any !== undefined) return cond.any.some((c) => clauseHolds(c, ticket, values))
-  const have = held(cond.key ?? '', ticket, values)
-  if (cond.equals !== undefined) return have.includes(cond.equals)
-  if (cond.in !== undefined) return have.some((h) => cond.in!.includes(h as Scalar))
-  return !have.includes(cond.not_equals)
+  const have = held(cond.key ?? '', ticket, values).map(text)
+  if (cond.equals !== undefined) return have.includes(text(cond.equals))
+  if (cond.in !== undefined) return have.some((h) => cond.in!.map(text).includes(h))
+  return !have.includes(text(cond.not_equals))
 }

@@ -1,9 +1,25 @@
-import { type Static, Type } from '@sinclair/typebox'
+import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { BoundedList, Nullable, Timestamp } from '@switchboard/contracts'
 import { CUSTOM_FIELD_RESOURCES, CUSTOM_FIELD_TYPES } from '../domain/custom-fields.ts'
 import { CONDITION_OPS, MAX_CLAUSES } from '../domain/show-when.ts'
 
-const Scalar = Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean()])
+type ScalarValue = string | number | boolean
+const SCALAR_TYPES = ['string', 'number', 'boolean']
+/**
+ * In a request, one JSON `type` list rather than a union: the validator coerces types (coerceTypes 'array'), and
+ * in a union the first branch would turn 5 into "5" and [x] into x; a value already of a listed type is left as it
+ * is. (In a response a union, which the serializer matches branch by branch.)
+ */
+const InputScalar = Type.Unsafe<ScalarValue>({ type: SCALAR_TYPES, maxLength: 500 })
+const InputClauseValue = Type.Unsafe<ScalarValue | ScalarValue[]>({
+  type: [...SCALAR_TYPES, 'array'],
+  maxLength: 500,
+  items: { type: SCALAR_TYPES, maxLength: 500 },
+  minItems: 1,
+  maxItems: 100,
+})
+const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean()])
+const ClauseValue = Type.Union([Scalar, Type.Array(Scalar)])
 
 export const CustomFieldType = Type.Union(CUSTOM_FIELD_TYPES.map((t) => Type.Literal(t)))
 export const CustomFieldResource = Type.Union(CUSTOM_FIELD_RESOURCES.map((r) => Type.Literal(r)))
@@ -22,41 +38,48 @@ export const Validation = Type.Object(
   { additionalProperties: false },
 )
 
-/** One condition of `all` / `any` (the earlier system's form, reference §2.16). */
-export const ShowWhenClause = Type.Object(
-  {
-    field: Type.String({
-      minLength: 1,
-      maxLength: 70,
-      description: 'ticket.category|priority|source|status, or cf.<key> of another field of the workspace',
-    }),
-    op: Type.Union(
-      CONDITION_OPS.map((op) => Type.Literal(op)),
-      { description: 'eq, neq (or ne), in, not_in (value a list), exists (no value); values compare as text' },
-    ),
-    value: Type.Optional(Type.Union([Scalar, Type.Array(Scalar, { minItems: 1, maxItems: 100 })])),
-  },
-  { additionalProperties: false },
-)
-
 /**
  * Shown (and required, if required) only while the condition holds. Two forms, one of them: `{key, equals | in |
  * not_equals}` (one condition on another field's key or ticket.category|priority|source|status), or `{all | any:
- * [{field, op, value}]}`. One object rather than a union, so a refusal names the member at fault, not "anyOf".
+ * [{field, op, value}]}` (the earlier system's, reference §2.16). One object rather than a union of the two, so a
+ * refusal names the member at fault, not "anyOf".
  */
-export const ShowWhen = Type.Object(
-  {
-    key: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 64, description: "another field's key, or ticket.category|…" }),
-    ),
-    equals: Type.Optional(Scalar),
-    in: Type.Optional(Type.Array(Scalar, { minItems: 1, maxItems: 100 })),
-    not_equals: Type.Optional(Scalar),
-    all: Type.Optional(Type.Array(ShowWhenClause, { minItems: 1, maxItems: MAX_CLAUSES })),
-    any: Type.Optional(Type.Array(ShowWhenClause, { minItems: 1, maxItems: MAX_CLAUSES })),
-  },
-  { additionalProperties: false, minProperties: 1 },
-)
+function showWhenSchema(scalar: TSchema, clauseValue: TSchema) {
+  const clause = Type.Object(
+    {
+      field: Type.String({
+        minLength: 1,
+        maxLength: 70,
+        description: 'ticket.category|priority|source|status, or cf.<key> of another field of the workspace',
+      }),
+      op: Type.Union(
+        CONDITION_OPS.map((op) => Type.Literal(op)),
+        { description: 'eq, neq (or ne), in, not_in (value a list), exists (no value); values compare as text' },
+      ),
+      value: Type.Optional(Type.Unsafe<ScalarValue | ScalarValue[]>(clauseValue)),
+    },
+    { additionalProperties: false },
+  )
+  const one = Type.Unsafe<ScalarValue>(scalar)
+  return Type.Object(
+    {
+      key: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 64, description: "another field's key, or ticket.category|…" }),
+      ),
+      equals: Type.Optional(one),
+      in: Type.Optional(Type.Array(one, { minItems: 1, maxItems: 100 })),
+      not_equals: Type.Optional(one),
+      all: Type.Optional(Type.Array(clause, { minItems: 1, maxItems: MAX_CLAUSES })),
+      any: Type.Optional(Type.Array(clause, { minItems: 1, maxItems: MAX_CLAUSES })),
+    },
+    { additionalProperties: false, minProperties: 1 },
+  )
+}
+
+/** `show_when` as a request gives it */
+export const ShowWhenInput = showWhenSchema(InputScalar, InputClauseValue)
+/** `show_when` as a response carries it */
+export const ShowWhen = showWhenSchema(Scalar, ClauseValue)
 
 const Key = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$' })
 const Name = Type.String({ minLength: 1, maxLength: 200 })
@@ -90,7 +113,7 @@ export const CreateCustomFieldBody = Type.Object(
     active: Type.Optional(Type.Boolean()),
     options: Type.Optional(Options),
     validation: Type.Optional(Validation),
-    show_when: Type.Optional(Nullable(ShowWhen)),
+    show_when: Type.Optional(Nullable(ShowWhenInput)),
   },
   { additionalProperties: false },
 )
@@ -104,7 +127,7 @@ export const UpdateCustomFieldBody = Type.Object(
     active: Type.Optional(Type.Boolean()),
     options: Type.Optional(Options),
     validation: Type.Optional(Validation),
-    show_when: Type.Optional(Nullable(ShowWhen)),
+    show_when: Type.Optional(Nullable(ShowWhenInput)),
   },
   { additionalProperties: false, minProperties: 1 },
 )

@@ -101,6 +101,11 @@ t.test('evaluation: all / any, each op, values compared as text, multiselect cho
   t.ok(holds({ any: both }), 'any: one is enough')
   t.notOk(holds({ any: [{ field: 'cf.plan', op: 'regex', value: '.*' }] }), 'an unknown op never holds')
   t.ok(conditionHolds(null, ticket, values), 'no condition: always shown')
+  t.ok(holds({ key: 'seats', equals: 5 }), 'the single form too: a number')
+  t.ok(holds({ key: 'seats', equals: '5' }), 'and one stored as text by the earlier coercion')
+  t.ok(holds({ key: 'vip', equals: true }, { vip: true }))
+  t.ok(holds({ key: 'vip', equals: 'true' }, { vip: true }))
+  t.notOk(holds({ key: 'seats', not_equals: 5 }))
 })
 
 t.test('required while shown, for both forms alike', async (t) => {

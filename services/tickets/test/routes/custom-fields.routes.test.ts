@@ -182,6 +182,30 @@ inEachStorageMode(t, 'custom fields', async (t, mode) => {
     t.equal(badType.json().message, 'body.custom_fields.seats: must be a number')
   })
 
+  t.test('show_when {key, equals|in}: a number or boolean is kept as sent and matches its field', async (t) => {
+    const scope = { tenant_id: 'acme', workspace_id: 'typed' }
+    await makeKnown(svc, scope, { customers: ['cust-1'] })
+    const inScope = await as(principal(scope))
+    const send = (method: 'POST' | 'PUT', url: string, payload: unknown) => call(method, url, payload, inScope)
+    for (const body of [
+      { key: 'seats', type: 'number' },
+      { key: 'vip', type: 'boolean' },
+      { key: 'big_deal', type: 'string', required: true, show_when: { key: 'seats', equals: 500 } },
+      { key: 'vip_note', type: 'string', required: true, show_when: { key: 'vip', equals: true } },
+      { key: 'tier_note', type: 'string', required: true, show_when: { key: 'seats', in: [10] } },
+    ]) {
+      const res = await send('POST', '/api/custom-fields', body)
+      t.equal(res.statusCode, 201, res.body)
+      if (body.show_when) t.same(res.json().show_when, body.show_when, `${body.key}: stored as sent`)
+    }
+    const create = (custom_fields: Record<string, unknown>) =>
+      send('POST', '/api/tickets', { title: 'Typed', customer_id: 'cust-1', custom_fields })
+    t.equal((await create({ seats: 500 })).json().message, 'body.custom_fields.big_deal: required', 'number')
+    t.equal((await create({ vip: true })).json().message, 'body.custom_fields.vip_note: required', 'boolean')
+    t.equal((await create({ seats: 10 })).json().message, 'body.custom_fields.tier_note: required', 'in [10]')
+    t.equal((await create({ seats: 9, vip: false })).statusCode, 201, 'neither holds')
+  })
+
   t.test('show_when {all|any: [{field, op, value}]}: strict definitions, required while shown', async (t) => {
     // a workspace of its own: the fields above (one required everywhere) would otherwise apply here too
     const scope = { tenant_id: 'acme', workspace_id: 'conditions' }
@@ -230,6 +254,15 @@ inEachStorageMode(t, 'custom fields', async (t, mode) => {
       const put = await send('PUT', `/api/custom-fields/${po.id}`, { show_when })
       t.equal(put.statusCode, 400, `PUT ${JSON.stringify(show_when)}`)
     }
+    // a one-element list stays a list, a number a number (the validator coerces types elsewhere)
+    const oneOf = {
+      any: [
+        { field: 'cf.sw_seats', op: 'in', value: [5] },
+        { field: 'cf.sw_seats', op: 'eq', value: 7 },
+      ],
+    }
+    const listed = await define({ key: 'sw_listed', type: 'string', show_when: oneOf })
+    t.same(listed.show_when, oneOf, 'stored as sent')
     const renamed = await send('PUT', `/api/custom-fields/${po.id}`, { show_when: { ...poWhen }, name: 'PO number' })
     t.equal(renamed.statusCode, 200, renamed.body)
 
