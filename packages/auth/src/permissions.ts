@@ -101,9 +101,16 @@ function pathOnly(path: string): string {
   return q === -1 ? path : path.slice(0, q)
 }
 
+/** Paths whose resource is not their first segment's: a ticket's rating is satisfaction's (reference §2.0). */
+const PATH_RESOURCE: ReadonlyArray<readonly [RegExp, Resource]> = [
+  [/^\/api\/tickets\/[^/]+\/satisfaction\/?$/, 'satisfaction'],
+]
+
 /** The resource a management path acts on, or undefined for paths outside the table (admin only then). */
 export function resourceForPath(path: string): Resource | undefined {
-  const m = /^\/api\/([^/]+)/.exec(pathOnly(path))
+  const bare = pathOnly(path)
+  for (const [pattern, resource] of PATH_RESOURCE) if (pattern.test(bare)) return resource
+  const m = /^\/api\/([^/]+)/.exec(bare)
   if (!m?.[1]) return undefined
   return Object.hasOwn(SEGMENT_RESOURCE, m[1]) ? SEGMENT_RESOURCE[m[1]] : undefined
 }

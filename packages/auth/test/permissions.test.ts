@@ -57,6 +57,10 @@ t.test('resource for path', async (t) => {
     ['/api/session-transfer/waiting', 'session_transfer'],
     ['/api/satisfactions', 'satisfaction'],
     ['/api/satisfaction/1', 'satisfaction'],
+    ['/api/tickets/1/satisfaction', 'satisfaction'],
+    ['/api/tickets/1/satisfaction?x=1', 'satisfaction'],
+    ['/api/tickets/1/comments', 'tickets'],
+    ['/api/tickets/satisfaction', 'tickets'],
     ['/api/omni/sessions/1/messages', 'workspace'],
     ['/api/macros', 'macros'],
     ['/api/apps/integrations', 'integrations'],
@@ -82,6 +86,7 @@ t.test('resource for path', async (t) => {
   t.equal(requiredPermission('POST', '/api/assist/suggest'), 'assist.read', 'suggestions only read')
   t.equal(requiredPermission('POST', '/api/security/users/revoke-tokens'), 'security.write')
   t.equal(requiredPermission('POST', '/api/tickets'), 'tickets.write')
+  t.equal(requiredPermission('GET', '/api/tickets/0193abc/satisfaction'), 'satisfaction.read', "a ticket's rating")
   t.equal(requiredPermission('DELETE', '/api/macros/1'), 'macros.write')
   t.equal(requiredPermission('GET', '/api/apps/integrations'), 'integrations.read')
   t.equal(requiredPermission('PATCH', '/api/apps/integrations/1'), 'integrations.write')
