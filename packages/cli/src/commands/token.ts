@@ -12,7 +12,7 @@ export function registerToken(program: Command) {
     .requiredOption('--permission <p...>', 'explicit permissions, e.g. audit.read tickets.* (repeatable)')
     .option('--tenant <tenant>', 'scope the token to a tenant')
     .option('--workspace <workspace>', 'and a workspace')
-    .option('--ttl <seconds>', 'lifetime in seconds', '3600')
+    .option('--ttl <seconds>', 'lifetime in seconds, at most JWT_SERVICE_TTL_MAX_SECONDS (30 days)', '3600')
     .option('--data-dir <dir>', 'where an embedded start stored its secret (env DATA_DIR, default ./data)')
     .option('--json', 'print the token and its claims as JSON')
     .action(
