@@ -53,8 +53,8 @@ inEachMode('realtime: voice calls through the gateway', { env }, async (t, syste
     const conversation = await sessionOf(ctx.conversationId)
     t.match(
       conversation,
-      { channel: 'voice', status: 'active', customer_id: caller, tenant_id: scope.tenant_id, agent_id: null },
-      'conversations holds a conversation of channel voice, the caller its customer',
+      { channel: 'voice', status: 'active', customer_id: `tel:${caller}`, tenant_id: scope.tenant_id, agent_id: null },
+      'conversations holds a conversation of channel voice, the caller (its address as a URI) its customer',
     )
     const opened = await messagesOf(ctx.conversationId)
     t.match(opened, [{ sender: 'customer', content: `Voice call from ${caller} to +15550199` }])
@@ -101,7 +101,7 @@ inEachMode('realtime: voice calls through the gateway', { env }, async (t, syste
     const live = await monitor.next('text-message', { match: (f) => f.data.message_id === said.body.message_id })
     t.match(live.data, {
       sender: 'customer',
-      sender_id: caller,
+      sender_id: `tel:${caller}`,
       content: 'I need help with my bill',
       metadata: { source: 'voice', speaker: 'caller', transcript_id: said.body.id, call_id: callId, language: 'en' },
     })

@@ -28,6 +28,12 @@ export const VoiceErrors = {
   ConversationNotFound: createError('REALTIME_CONVERSATION_NOT_FOUND', 'conversation %s not found', 404),
   RecordingActive: createError('REALTIME_RECORDING_ACTIVE', 'call %s is being recorded already (recording %s)', 409),
   RecordingStopped: createError('REALTIME_RECORDING_STOPPED', 'recording %s is stopped already', 409),
+  /** a media event's recording is one of its own call (so of its scope): any other id, another tenant's too, is none */
+  UnknownRecording: createError(
+    'REALTIME_UNKNOWN_RECORDING',
+    'body.payload.recording_id: no recording %s of call %s',
+    400,
+  ),
   AudioExists: createError('REALTIME_RECORDING_AUDIO_EXISTS', 'recording %s has its audio already', 409),
   NoConversation: createError(
     'REALTIME_CALL_WITHOUT_CONVERSATION',

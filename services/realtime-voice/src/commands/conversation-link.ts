@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Scope } from '@switchboard/platform'
 import type { RealtimeService } from '../context.ts'
+import { callerAddress } from '../domain/caller-address.ts'
 import { ConversationsFailure, ConversationsRefusal, VoiceErrors } from '../errors.ts'
 
 // A call's conversation lives in conversations: this service asks its internal API (service principal narrowed to
@@ -79,8 +80,9 @@ export interface CallParties {
 }
 
 /**
- * Opens the call's conversation (channel `voice`): the caller is its customer (the `from` address as customer id,
- * so the caller's transcribed words post as the customer's), its first message says who called whom.
+ * Opens the call's conversation (channel `voice`): the caller is its customer (the `from` address as a URI, never a
+ * person's id: callerAddress), so the caller's transcribed words post as the customer's; its first message says who
+ * called whom.
  */
 export async function openConversation(svc: RealtimeService, ctx: LinkContext, call: CallParties) {
   const id = conversationIdFor(ctx.scope, call.call_id)
@@ -91,7 +93,7 @@ export async function openConversation(svc: RealtimeService, ctx: LinkContext, c
     {
       session_id: id,
       sender: 'customer',
-      customer_id: call.from,
+      customer_id: callerAddress(call.from),
       channel: 'voice',
       subject: `Voice call from ${call.from}`,
       content: `Voice call from ${call.from} to ${call.to}`,

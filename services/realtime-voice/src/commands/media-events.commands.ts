@@ -2,9 +2,10 @@ import { type Caller, concreteScope, newId, nowIso } from '@switchboard/platform
 import type { RealtimeService } from '../context.ts'
 import { findCall } from '../db/calls.repository.ts'
 import { insertMediaEvent, lastMediaEvent, type StoredMediaEvent } from '../db/media-events.repository.ts'
+import { recordingOfCall } from '../db/recordings.repository.ts'
 import { eventIdOf } from '../domain/call-state.ts'
 import { isMediaEventKind, isMediaProtocol } from '../domain/protocols.ts'
-import { RealtimeErrors } from '../errors.ts'
+import { RealtimeErrors, VoiceErrors } from '../errors.ts'
 import type { MediaEventPayload } from '../schemas/voice.schemas.ts'
 import { isMediaReplay } from './media-replay.ts'
 
@@ -32,6 +33,10 @@ export async function recordMediaEvent(
     // the call's lock orders its media events too, so sequences do not race
     const call = await findCall(tx.db, p.call_id, scope, { forUpdate: svc.dialect === 'postgres' })
     if (!call) throw new RealtimeErrors.CallNotFound(p.call_id)
+    // the recording it names is this call's (hence of its scope): a media event never points at another's
+    if (p.recording_id !== undefined && !(await recordingOfCall(tx.db, p.recording_id, call.id))) {
+      throw new VoiceErrors.UnknownRecording(p.recording_id, call.call_id)
+    }
     const given = p.occurred_at === undefined ? undefined : new Date(p.occurred_at).toISOString()
     const incoming = { track_id: p.track_id ?? null, recording_id: p.recording_id ?? null, occurred_at: given }
     const last = await lastMediaEvent(tx.db, call.id, input.kind)

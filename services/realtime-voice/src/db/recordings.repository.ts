@@ -36,6 +36,17 @@ export async function findRecording(
   return row ? toRow(row) : undefined
 }
 
+/** Whether `id` is a recording of this call (its row id: the call's scope comes with it). */
+export async function recordingOfCall(db: Db, id: string, callRef: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('recordings')
+    .select('id')
+    .where('id', '=', id)
+    .where('call_ref', '=', callRef)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
 /** The call's recording in progress, if any (one at most: a partial unique index). */
 export async function activeRecording(db: Db, callRef: string): Promise<RecordingRow | undefined> {
   const row = await db

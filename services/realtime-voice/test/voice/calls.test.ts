@@ -83,7 +83,7 @@ inEachStorageMode(t, 'voice calls', async (t, mode) => {
       id: conversationId,
       channel: 'voice',
       status: 'active',
-      customer_id: '+15550001',
+      customer_id: 'tel:+15550001',
       tenant_id: 'acme',
       workspace_id: 'support',
       subject: 'Voice call from +15550001',
@@ -168,7 +168,7 @@ inEachStorageMode(t, 'voice calls', async (t, mode) => {
     const caller = posted.find((m: { id: string }) => m.id === said.json().message_id)
     t.match(caller, {
       sender: 'customer',
-      sender_id: '+15550001',
+      sender_id: 'tel:+15550001',
       content: 'My router is blinking red.',
       metadata: { source: 'voice', speaker: 'caller', transcript_id: said.json().id, call_id: 'call-1' },
     })
