@@ -1,4 +1,4 @@
-import { ConversationEvents } from '@switchboard/contracts'
+import { ConversationEvents, type SessionFacts } from '@switchboard/contracts'
 import { type ConsumerDef, versionOf } from '@switchboard/platform'
 import type { StatisticsService } from '../context.ts'
 import { countMessage, projectSession } from '../db/conversations.repository.ts'
@@ -9,19 +9,27 @@ import { scopeOfEvent } from './scope.ts'
 
 export const CONVERSATIONS_PROJECTION = 'statistics-conversations'
 
-const SESSION_EVENTS = new Set<string>([
-  ConversationEvents.sessionCreated.type,
-  ConversationEvents.sessionClosed.type,
-  ConversationEvents.sessionReopened.type,
-  ConversationEvents.sessionLinked.type,
-])
-const SESSION_WRAPPED = new Set<string>([
-  ConversationEvents.sessionAssigned.type,
-  ConversationEvents.sessionTransferred.type,
+const C = ConversationEvents
+
+/**
+ * The session facts of each session event, read through that event's own contract: the whole payload, or its
+ * `session` (assigned, transferred, released each have a shape of their own around it). One contract per type, so an
+ * event is never checked against another's (a transfer checked as an assignment failed on `previous_agent_id` and
+ * was dead-lettered).
+ */
+const SESSION_OF: ReadonlyMap<string, (data: unknown) => SessionFacts> = new Map([
+  [C.sessionCreated.type, (d: unknown) => payload(C.sessionCreated, d)],
+  [C.sessionClosed.type, (d: unknown) => payload(C.sessionClosed, d)],
+  [C.sessionReopened.type, (d: unknown) => payload(C.sessionReopened, d)],
+  [C.sessionLinked.type, (d: unknown) => payload(C.sessionLinked, d)],
+  [C.sessionAssigned.type, (d: unknown) => payload(C.sessionAssigned, d).session],
+  [C.sessionTransferred.type, (d: unknown) => payload(C.sessionTransferred, d).session],
+  [C.sessionReleased.type, (d: unknown) => payload(C.sessionReleased, d).session],
 ])
 
 /**
- * conversations' events → sessions (status, created_at = started_at) and message counts per scope and quarter hour,
+ * conversations' events → sessions (status, created_at = started_at: a release leaves its session active with no agent)
+ * and message counts per scope and quarter hour,
  * and DailyStats' total_sessions (a session's first event) and total_messages (each message, on its own day).
  * Every session event carries the session whole, so the newest wins; each event is applied once (inbox).
  */
@@ -32,20 +40,18 @@ export const conversationsProjection: ConsumerDef<StatisticsService> = {
   idempotency: 'inbox',
   options: (svc) => ({ maxDeliver: svc.config.consumer_max_deliver }),
   async handle(svc, { envelope }, tx) {
-    const isSession = SESSION_EVENTS.has(envelope.type) || SESSION_WRAPPED.has(envelope.type)
-    if (!isSession && envelope.type !== ConversationEvents.messageCreated.type) return // the queue's events
+    const sessionOf = SESSION_OF.get(envelope.type)
+    if (!sessionOf && envelope.type !== C.messageCreated.type) return // the queue's events
     const scope = scopeOfEvent(envelope)
     if (!scope) throw new Error(`${envelope.type} ${envelope.id} has no scope`)
     const now = new Date().toISOString()
-    if (envelope.type === ConversationEvents.messageCreated.type) {
-      const m = payload(ConversationEvents.messageCreated, envelope.data)
+    if (!sessionOf) {
+      const m = payload(C.messageCreated, envelope.data)
       await countMessage(tx.db, scope, m.created_at, quarterHourOf(m.created_at))
       await bumpDaily(tx.db, dayOf(m.created_at), 'total_messages', now)
       return
     }
-    const s = SESSION_WRAPPED.has(envelope.type)
-      ? payload(ConversationEvents.sessionAssigned, envelope.data).session
-      : payload(ConversationEvents.sessionCreated, envelope.data)
+    const s = sessionOf(envelope.data)
     const createdAt = new Date(s.started_at).toISOString()
     const made = await projectSession(tx.db, svc.dialect, {
       session_id: s.session_id,
