@@ -61,6 +61,18 @@ export function referencedKey(field: string): string | undefined {
   return field.startsWith('cf.') ? field.slice(3) : field
 }
 
+/** Longest text a condition compares with: custom field strings are at most this long too. */
+const VALUE_MAX = 500
+/** Values of conditions reach the domain unchecked by the schema (see custom-fields.schemas.ts): their types are here. */
+const isScalar = (v: unknown): v is Scalar =>
+  (typeof v === 'string' && v.length <= VALUE_MAX) ||
+  (typeof v === 'number' && Number.isFinite(v)) ||
+  typeof v === 'boolean'
+const isScalarList = (v: unknown): v is Scalar[] =>
+  Array.isArray(v) && v.length >= 1 && v.length <= 100 && v.every(isScalar)
+const ONE = `a string (at most ${VALUE_MAX} characters), number or boolean`
+const LIST = 'a list of 1 to 100 strings, numbers or booleans'
+
 const isGroup = (c: ShowWhen) => c.all !== undefined || c.any !== undefined
 const listOf = (v: Scalar | Scalar[] | undefined): Scalar[] => (v === undefined ? [] : Array.isArray(v) ? v : [v])
 
@@ -99,9 +111,9 @@ function clauseProblems(self: string, c: Clause, at: string): string[] {
   } else if (c.op === 'exists') {
     if (c.value !== undefined) problems.push(`${at}.value: exists takes no value`)
   } else if (c.op === 'in' || c.op === 'not_in') {
-    if (!Array.isArray(c.value) || c.value.length === 0) problems.push(`${at}.value: ${c.op} takes a list of values`)
-  } else if (c.value === undefined || Array.isArray(c.value)) {
-    problems.push(`${at}.value: ${c.op} takes one value`)
+    if (!isScalarList(c.value)) problems.push(`${at}.value: ${c.op} takes ${LIST}`)
+  } else if (!isScalar(c.value)) {
+    problems.push(`${at}.value: ${c.op} takes one value, ${ONE}`)
   }
   return problems
 }
@@ -129,6 +141,10 @@ export function showWhenProblems(self: string, cond: ShowWhen): string[] {
   if (key === self) problems.push('body.show_when.key: a field cannot depend on itself')
   const given = [cond.equals, cond.in, cond.not_equals].filter((c) => c !== undefined).length
   if (given !== 1) problems.push('body.show_when: exactly one of equals, in, not_equals')
+  for (const which of ['equals', 'not_equals'] as const) {
+    if (cond[which] !== undefined && !isScalar(cond[which])) problems.push(`body.show_when.${which}: ${ONE}`)
+  }
+  if (cond.in !== undefined && !isScalarList(cond.in)) problems.push(`body.show_when.in: ${LIST}`)
   return problems.length > 0 ? problems : closedValueProblems(cond)
 }
 
