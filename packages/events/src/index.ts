@@ -10,5 +10,7 @@ export {
   DEFAULTS as EVENT_BUS_DEFAULTS,
   DLQ_HEADERS,
   DLQ_STREAM,
+  isPoison,
+  PoisonMessageError,
   subjectMatches,
 } from './shared.ts'

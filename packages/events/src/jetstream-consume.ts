@@ -10,6 +10,7 @@ import {
   deadLetterHeaders,
   deadLetterMsgId,
   deadLetterSubject,
+  isPoison,
 } from './shared.ts'
 
 export interface JetStreamContext {
@@ -100,7 +101,9 @@ export async function consumeDurable(
       m.ack()
     } catch (err) {
       ctx.metrics?.failed.inc({ consumer: opts.durable })
-      if (deliveries >= maxDeliver) {
+      const poison = isPoison(err)
+      if (poison) ctx.metrics?.poison.inc({ consumer: opts.durable })
+      if (deliveries >= maxDeliver || poison) {
         await deadLetter(m, deliveries, err)
       } else {
         log.warn({ err, seq: m.seq, deliveries }, 'event handler failed; redelivering later')

@@ -2,7 +2,7 @@ import type { Logger } from 'pino'
 import type { StoredMessage } from './memory-store.ts'
 import type { EventBusMetrics } from './metrics.ts'
 import type { ConsumerOptions, Delivery, Handler, Subscription } from './port.ts'
-import { backoffDelay, DEFAULTS, type DeadLetterOrigin } from './shared.ts'
+import { backoffDelay, DEFAULTS, type DeadLetterOrigin, isPoison } from './shared.ts'
 
 export interface DurableDeps {
   logger: Logger
@@ -93,7 +93,9 @@ export function createDurable(deps: DurableDeps, stream: string, name: string) {
         deliveries.delete(m.seq)
       } catch (err) {
         deps.metrics?.failed.inc({ consumer: name })
-        if (count >= maxDeliver) {
+        const poison = isPoison(err)
+        if (poison) deps.metrics?.poison.inc({ consumer: name })
+        if (count >= maxDeliver || poison) {
           try {
             deps.deadLetter(m, {
               subject: m.subject,

@@ -5,6 +5,8 @@ export interface EventBusMetrics {
   published: Counter<'subject_root'>
   failed: Counter<'consumer'>
   deadLetters: Counter<'consumer'>
+  /** messages a handler declared unappliable (PoisonMessageError): dead-lettered at once */
+  poison: Counter<'consumer'>
 }
 
 function counter<L extends string>(registry: Registry, name: string, help: string, label: L): Counter<L> {
@@ -20,6 +22,12 @@ export function createEventBusMetrics(registry: Registry): EventBusMetrics {
     published: counter(registry, 'eventbus_published_total', 'Events published to the bus', 'subject_root'),
     failed: counter(registry, 'eventbus_failed_total', 'Event handler failures', 'consumer'),
     deadLetters: counter(registry, 'eventbus_dead_letters_total', 'Events moved to the dead-letter stream', 'consumer'),
+    poison: counter(
+      registry,
+      'eventbus_poison_total',
+      'Events a handler could never apply, dead-lettered on their first failure',
+      'consumer',
+    ),
   }
 }
 

@@ -33,6 +33,19 @@ export interface DeadLetterOrigin {
   error: unknown
 }
 
+/**
+ * What a handler throws for a message that no retry can ever apply (it breaks its contract): the bus dead-letters
+ * it on this delivery instead of redelivering it `maxDeliver` times, and counts it in `eventbus_poison_total`.
+ * Anything else thrown (a database that is down) is retried as usual.
+ */
+export class PoisonMessageError extends Error {
+  readonly poison = true
+  override name = 'PoisonMessageError'
+}
+
+/** By property rather than `instanceof`: the bus and a handler may load this module from two places. */
+export const isPoison = (err: unknown): boolean => (err as { poison?: unknown } | null)?.poison === true
+
 /** Nak delay for the attempt that just failed; the last configured delay repeats. */
 export function backoffDelay(backoffMs: readonly number[], deliveryCount: number): number {
   if (backoffMs.length === 0) return 0

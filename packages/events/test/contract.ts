@@ -3,6 +3,7 @@ import { Registry } from 'prom-client'
 import type { Test } from 'tap'
 import { createEventBusMetrics, type EventBusMetrics } from '../src/metrics.ts'
 import type { Delivery, EventBus, StreamDef } from '../src/port.ts'
+import { PoisonMessageError } from '../src/shared.ts'
 import { counterValue, sleep, testEnvelope, waitFor } from './fixtures/helpers.ts'
 
 /** Builds a fresh, isolated bus for one contract case. */
@@ -114,6 +115,24 @@ export function eventBusContract(t: Test, factory: BusFactory): void {
     t.equal(await counterValue(registry, 'eventbus_dead_letters_total', { consumer: 'c_poison' }), 1)
     t.equal(await counterValue(registry, 'eventbus_failed_total', { consumer: 'c_poison' }), 3)
     t.same(await bus.deadLetters({ consumer: 'someone_else' }), [], 'filter by consumer')
+  })
+
+  t.test('a poison message (PoisonMessageError) is dead-lettered on its first failure, not retried', async (t) => {
+    const { bus, registry } = await open(t)
+    const counts: number[] = []
+    await bus.consume({ durable: 'c_never', stream: 'ORDERS', maxDeliver: 5, backoffMs: [20] }, async (d) => {
+      counts.push(d.deliveryCount)
+      throw new PoisonMessageError('invalid audit record: /status_code must be integer')
+    })
+    const [sent] = await publishN(bus, 1)
+    await waitFor(async () => (await bus.deadLetters()).length === 1, 'a dead letter')
+    await sleep(100)
+    t.same(counts, [1], 'delivered once')
+    const [dl] = await bus.deadLetters()
+    t.match(dl, { consumer: 'c_never', deliveries: 1, envelope: { id: sent!.id } })
+    t.match(dl!.error, /PoisonMessageError: invalid audit record/, 'the reason travels with the dead letter')
+    t.equal(await counterValue(registry, 'eventbus_poison_total', { consumer: 'c_never' }), 1)
+    t.equal(await counterValue(registry, 'eventbus_dead_letters_total', { consumer: 'c_never' }), 1)
   })
 
   t.test('publishing the same event id twice stores and delivers it once', async (t) => {

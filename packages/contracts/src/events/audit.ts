@@ -18,6 +18,12 @@ export const AuditRecordData = Type.Object({
   request_json: Nullable(Type.Unknown()),
   before_json: Nullable(Type.Unknown()),
   after_json: Nullable(Type.Unknown()),
+  sanitised: Type.Optional(
+    Type.Boolean({
+      description:
+        'true when text of the request could not be stored as sent: NUL characters became ␀ (U+2400) and unpaired surrogates � (U+FFFD)',
+    }),
+  ),
 })
 export type AuditRecordData = Static<typeof AuditRecordData>
 

@@ -1,6 +1,7 @@
 import { AUDIT_RECORDED_TYPE, type AuditRecordData, auditSubject } from '@switchboard/contracts'
 import type { FastifyRequest } from 'fastify'
 import { auditSnapshot } from '../masking.ts'
+import { storableAuditRecord } from '../storable-text.ts'
 import type { AnyApp } from './app.ts'
 
 export interface AuditContext {
@@ -49,11 +50,27 @@ export function actionFor(method: string, route: string): { resource: string; ac
 
 export type AuditSink = (subject: string, type: string, request: FastifyRequest, data: AuditRecordData) => Promise<void>
 
+/** The status of a write whose client went away before the service had an answer (nginx's "client closed request"). */
+export const CLIENT_CLOSED_STATUS = 499
+
+const isManagementWrite = (request: FastifyRequest) => {
+  if (!WRITE_METHODS.has(request.method)) return false
+  const path = request.url.split('?', 1)[0] ?? ''
+  return path.startsWith('/api/') && !path.startsWith('/api/v1/')
+}
+
 /**
  * Every management write that reaches this service yields one audit event, successful or not
  * (docs/api.md §12). Self-service `/api/v1/*` is not management and is not audited.
+ *
+ * Recorded when the answer has gone out (onResponse), and also when the connection went away first: Node then never
+ * emits the response's `finish`, so onResponse never runs, and such a write used to leave no record and no log line
+ * (a client that resets its connection while its body is parsed, under load). A reply Fastify still produces is
+ * recorded as it is sent (onSend on a destroyed socket); a request Fastify abandons because its client left while
+ * its body was being read is recorded with status 499 (onRequestAbort). One record per request, whichever comes first.
  */
 export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
+  const recorded = new WeakSet<FastifyRequest>()
   app.decorateRequest('audit', null as unknown as AuditContext)
   app.addHook('onRequest', (request, _reply, done) => {
     request.audit = {}
@@ -61,17 +78,26 @@ export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
   })
   // Synchronous for reads (most requests): only a management write goes on to the async sink.
   app.addHook('onResponse', (request, reply, done) => {
-    if (!WRITE_METHODS.has(request.method)) return done()
-    const path = request.url.split('?')[0] ?? ''
-    if (!path.startsWith('/api/') || path.startsWith('/api/v1/')) return done()
-    void record(request, reply.statusCode, path).finally(done)
+    if (!isManagementWrite(request)) return done()
+    void record(request, reply.statusCode).finally(done)
   })
-  async function record(request: FastifyRequest, status: number, path: string) {
-    const route = request.routeOptions.url ?? path
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (reply.raw.destroyed && isManagementWrite(request)) void record(request, reply.statusCode)
+    done(null, payload)
+  })
+  app.addHook('onRequestAbort', (request, done) => {
+    if (isManagementWrite(request)) void record(request, CLIENT_CLOSED_STATUS)
+    done()
+  })
+  async function record(request: FastifyRequest, status: number) {
+    if (recorded.has(request)) return
+    recorded.add(request)
+    const route = request.routeOptions.url ?? request.url.split('?', 1)[0] ?? ''
     const derived = actionFor(request.method, route)
     const ctx = request.audit ?? {}
     const params = (request.params ?? {}) as Record<string, string>
-    const data: AuditRecordData = {
+    // A hostile request (a NUL, a lone surrogate) is recorded with its text made storable, never refused by the store.
+    const data: AuditRecordData = storableAuditRecord({
       actor_user_id: request.principal?.user_id ?? '',
       principal_kind: request.principal?.kind ?? 'anonymous',
       action: ctx.action ?? derived.action,
@@ -87,7 +113,7 @@ export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
       request_json: auditSnapshot('request' in ctx ? ctx.request : request.body),
       before_json: auditSnapshot(ctx.before),
       after_json: auditSnapshot(ctx.after),
-    }
+    })
     try {
       await sink(auditSubject(service), AUDIT_RECORDED_TYPE, request, data)
     } catch (err) {

@@ -4,6 +4,9 @@ import type { Kysely } from 'kysely'
 import type { Caller } from '../scope.ts'
 import type { Tx } from './transaction.ts'
 
+/** What a handler throws for an event no retry can apply: dead-lettered at once (docs/architecture.md §2). */
+export { PoisonMessageError } from '@switchboard/events'
+
 type DbOf<S> = S extends { db: Kysely<infer DB> } ? DB : never
 
 interface ConsumerBase<S> {
