@@ -21,6 +21,14 @@ export const AiErrors = {
   BlankTitle: createError('KNOWLEDGE_DOC_INVALID', 'title must not be blank', 400),
   /** an assist query without a word in it */
   QueryRequired: createError('ASSIST_QUERY_REQUIRED', 'query is required', 400),
+  /** a question's `session_id` names no conversation of the caller's workspace (another tenant's is none too) */
+  UnknownSession: createError('AI_UNKNOWN_SESSION', 'body.session_id: no session %s in this workspace', 400),
+  /** a question names a conversation, and this service is not connected to conversations (UPSTREAM_CONVERSATIONS) */
+  ConversationsNotConfigured: createError(
+    'AI_CONVERSATIONS_NOT_CONFIGURED',
+    'body.session_id: this service is not connected to conversations (UPSTREAM_CONVERSATIONS), so no session is known',
+    409,
+  ),
   /** a tenant's document into the provider every tenant is answered from */
   ProviderShared: createError('AI_PROVIDER_SHARED', '%s', 403),
 }

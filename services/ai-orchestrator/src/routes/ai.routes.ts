@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import { syncScope } from '../commands/knowledge-doc.commands.ts'
 import { uploadDocument } from '../commands/provider.commands.ts'
 import { answerQuery } from '../commands/query.commands.ts'
+import { checkSession } from '../commands/session-reference.ts'
 import type { AiService } from '../context.ts'
 import { aiStatus, createHealthProbe } from '../queries/status.queries.ts'
 import {
@@ -39,8 +40,14 @@ export const aiRoutes: RouteModule<AiService> = async (app, svc) => {
 
   app.post(
     '/api/v1/ai/query',
-    { schema: { tags, body: QueryBody, response: { 200: AnswerView, ...errorResponses(400, 401) } } },
-    async (request) => answerQuery(svc, callerOf(request), request.body),
+    {
+      schema: { tags, body: QueryBody, response: { 200: AnswerView, ...errorResponses(400, 401, 409, 502, 503, 504) } },
+    },
+    async (request) => {
+      const caller = callerOf(request)
+      if (request.body.session_id !== undefined) await checkSession(svc, caller, request.body.session_id)
+      return answerQuery(svc, caller, request.body)
+    },
   )
 
   app.get(

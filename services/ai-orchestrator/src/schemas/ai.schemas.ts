@@ -3,7 +3,10 @@ import { Type } from '@sinclair/typebox'
 export const QueryBody = Type.Object(
   {
     query: Type.String({ minLength: 1, maxLength: 4000 }),
-    /** the conversation the question belongs to: recorded with the answer, never a provider's dataset */
+    /**
+     * the conversation the question belongs to, one of the caller's workspace (else 400): recorded with the answer,
+     * never a provider's dataset
+     */
     session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   },
   { additionalProperties: false },

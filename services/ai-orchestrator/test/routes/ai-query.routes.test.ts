@@ -1,7 +1,8 @@
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
 import type { AiConfig } from '../../src/config.ts'
-import { agent, aiApp, call, platformAdmin } from '../helpers/app.ts'
+import { ACME, agent, aiApp, call, platformAdmin } from '../helpers/app.ts'
+import { sessionsStandIn } from '../helpers/conversations-stand-in.ts'
 import { startLlmStandIn } from '../helpers/llm-stand-in.ts'
 import { refusingUrl, startCompatibilityStandIn, startPrimaryStandIn } from '../helpers/stand-ins.ts'
 
@@ -40,7 +41,10 @@ inEachStorageMode(
   'the fallback order: primary → compatibility → local, answers composed by the LLM',
   async (t, mode) => {
     const { primary, compat, llm, overrides } = await world(t)
-    const { app } = await aiApp(t, mode, {}, overrides)
+    // the question's conversation is one of the workspace (ai-query-session.routes.test.ts)
+    const conv = await sessionsStandIn({ 'session-77': ACME })
+    t.teardown(conv.close)
+    const { app } = await aiApp(t, mode, { UPSTREAM_CONVERSATIONS: conv.url }, overrides)
 
     const first = await ask(app, 'when are refunds paid', 'session-77')
     t.match(first, {
