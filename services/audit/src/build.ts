@@ -5,19 +5,21 @@ import { auditRecorder } from './consumers/audit-recorder.consumer.ts'
 import type { AuditDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
 import { auditRoutes } from './routes/audit.routes.ts'
+import { internalRoutes } from './routes/internal.routes.ts'
 import { retentionWorker } from './workers/retention.worker.ts'
 
 /**
  * The audit service: records every audit event of the fleet, answers reads on them and deletes them past
  * retention. It emits no domain events (the audit records of its own writes come from the platform), and the
- * AUDIT stream it consumes is among the fleet's streams the platform ensures at start.
+ * AUDIT stream it consumes is among the fleet's streams the platform ensures at start. The gateway hands its own
+ * records over by HTTP (`/internal/audit/records`), so they do not depend on NATS.
  */
 export const audit = defineService<AuditConfig, AuditDatabase>({
   unit: UNITS.audit,
   loadConfig,
   migrations,
   events: [],
-  routes: { protected: [auditRoutes] },
+  routes: { protected: [auditRoutes, internalRoutes] },
   consumers: [auditRecorder],
   workers: [retentionWorker],
 })

@@ -6,4 +6,5 @@ export const AuditErrors = {
   NotFound: createError('AUDIT_NOT_FOUND', 'audit record %s not found', 404),
   InvalidDate: createError('AUDIT_INVALID_DATE', '%s', 400),
   InvalidRange: createError('AUDIT_INVALID_RANGE', '%s', 400),
+  ServiceOnly: createError('AUDIT_SERVICE_ONLY', 'only service principals may call this endpoint', 403),
 }

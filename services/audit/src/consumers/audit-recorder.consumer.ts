@@ -1,8 +1,7 @@
 import { AUDIT_RECORDED_TYPE } from '@switchboard/contracts'
-import { type ConsumerDef, newId } from '@switchboard/platform'
+import type { ConsumerDef } from '@switchboard/platform'
+import { recordAuditEvent } from '../commands/record.commands.ts'
 import type { AuditService } from '../context.ts'
-import { insertAuditLog } from '../db/audit-logs.repository.ts'
-import { recordFromEnvelope } from '../domain/record.ts'
 
 export const AUDIT_CONSUMER = 'audit-recorder'
 
@@ -12,8 +11,10 @@ export const AUDIT_CONSUMER = 'audit-recorder'
  * was applied, so one insert does in one statement what the inbox does with a transaction and a second
  * row per event, and retention has only one table to prune.
  *
- * A record that fails validation throws: it is redelivered and, after max_deliver, dead-lettered where
- * `switchboard dead-letters` shows it, rather than being dropped silently.
+ * Text a store would refuse (NUL, unpaired surrogates) is made storable and the record kept (`sanitised`). A
+ * record off its contract can never be stored: it is dead-lettered on its first delivery (PoisonMessageError)
+ * with an error log naming it, rather than retried into the dead-letter stream silently; a failure of the
+ * database is retried and dead-lettered after max_deliver.
  */
 export const auditRecorder: ConsumerDef<AuditService> = {
   durable: AUDIT_CONSUMER,
@@ -30,9 +31,6 @@ export const auditRecorder: ConsumerDef<AuditService> = {
       )
       return
     }
-    const result = recordFromEnvelope(envelope, newId())
-    if (!result.ok) throw new Error(result.error)
-    const inserted = await insertAuditLog(svc.db, result.record)
-    if (!inserted) svc.log.debug({ component: 'audit-consumer', event_id: envelope.id }, 'audit event already recorded')
+    await recordAuditEvent(svc, envelope, 'stream')
   },
 }

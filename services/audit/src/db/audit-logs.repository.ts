@@ -18,6 +18,7 @@ export interface AuditFilters {
 const toAuditLog = (row: Selectable<AuditLogsTable>): AuditLog => ({
   ...row,
   success: toBool(row.success),
+  sanitised: toBool(row.sanitised),
   request_json: fromJson(row.request_json, null),
   before_json: fromJson(row.before_json, null),
   after_json: fromJson(row.after_json, null),
@@ -29,6 +30,7 @@ export async function insertAuditLog(db: Db, record: AuditLog): Promise<boolean>
     .insertInto('audit_logs')
     .values({
       ...record,
+      sanitised: record.sanitised === true,
       request_json: toJson(record.request_json),
       before_json: toJson(record.before_json),
       after_json: toJson(record.after_json),

@@ -25,6 +25,8 @@ export interface AuditLogsTable {
   request_json: Json
   before_json: Json
   after_json: Json
+  /** text of the request had to be made storable (NUL → ␀, lone surrogate → �) */
+  sanitised: ColumnType<boolean | number, boolean | undefined, boolean>
   /** the event that carried the record; unique, so a redelivery inserts nothing */
   event_id: string
 }
