@@ -23,6 +23,7 @@ const checks = {
   session: TypeCompiler.Compile(SessionFacts),
   assigned: TypeCompiler.Compile(ConversationEvents.sessionAssigned.data),
   transferred: TypeCompiler.Compile(ConversationEvents.sessionTransferred.data),
+  released: TypeCompiler.Compile(ConversationEvents.sessionReleased.data),
   waiting: TypeCompiler.Compile(ConversationEvents.queueWaiting.data),
   queueAssigned: TypeCompiler.Compile(ConversationEvents.queueAssigned.data),
   cancelled: TypeCompiler.Compile(ConversationEvents.queueCancelled.data),
@@ -121,6 +122,26 @@ export function createFanout(h: HubContext) {
         )
         toSession(h, session.session_id, [to_agent_id, from_agent_id], scope, f, sessionPatch(session))
         if (from_agent_id !== to_agent_id) unfollow(h, from_agent_id, scope, session.session_id)
+        return
+      }
+      case ConversationEvents.sessionReleased.type: {
+        // the agent let go (POST /api/agents/:id/release-session): told like the other agent changes, to the
+        // session's sockets and the released agent's consoles, which then stop following it as on a transfer
+        if (!checks.released.Check(data)) return skip(h, envelope.type)
+        const { session, previous_agent_id } = data
+        const f = frame(
+          'transfer_notification',
+          {
+            event: 'released',
+            agent_id: session.agent_id,
+            previous_agent_id,
+            status: session.status,
+            message: 'The agent left the conversation.',
+          },
+          session.session_id,
+        )
+        toSession(h, session.session_id, [session.agent_id, previous_agent_id], scope, f, sessionPatch(session))
+        if (previous_agent_id !== session.agent_id) unfollow(h, previous_agent_id, scope, session.session_id)
         return
       }
       case ConversationEvents.sessionClosed.type:
