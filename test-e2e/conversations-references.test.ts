@@ -1,13 +1,15 @@
-// The persons a conversations request names, end to end in both run modes: a session's customer, the agent of an
+// The persons and records a request names, end to end in both run modes: a session's customer, the agent of an
 // assignment, a transfer or a shift is one of the record's own workspace — another tenant's person gets the very
 // answer of an id nobody has (400 naming the field), a customer or agent made a moment before is accepted (the
-// projections catch up while the request looks), and conversation management is audited as workspace.*.
+// projections catch up while the request looks), and conversation management is audited as workspace.*. The same
+// for the records other services store: a ticket's session, an AI question's session, a media event's recording.
 import { randomUUID } from 'node:crypto'
 import type { Test } from 'tap'
 import { conversationsKit, must } from './harness/conversations-kit.ts'
 import { type Reply, until } from './harness/http.ts'
 import { ERROR_KEYS } from './harness/identity-kit.ts'
 import { inEachMode } from './harness/modes.ts'
+import { createTicket } from './harness/tickets-kit.ts'
 
 const HOUR = 3_600_000
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
@@ -137,5 +139,63 @@ inEachMode('conversations: the persons a request names', {}, async (t, system) =
         : undefined
     })
     t.match(closed, { success: true, route: '/api/omni/sessions/:id/close' })
+  })
+  t.test("a ticket's session, an AI question's session, a media event's recording: of the workspace", async (t) => {
+    const asB = kit.svc(b)
+    const sessionA = must(await api.post('/api/omni/sessions', { customer_id: customerA.user_id }, asA), 201, 'A')
+    const sessionB = must(await api.post('/api/omni/sessions', { customer_id: customerB.user_id }, asB), 201, 'B')
+    // tickets has seen B's session (a ticket of B continues it), so refusing it in A is not mere ignorance
+    const ticketB = await createTicket(
+      api,
+      { title: 'B', customer_id: customerB.user_id, session_id: sessionB.id },
+      asB,
+    )
+    t.equal(ticketB.status, 201, ticketB.text)
+    await likeUnknown(
+      t,
+      'POST /api/tickets session_id',
+      (ref) => api.post('/api/tickets', { title: 'A', customer_id: customerA.user_id, session_id: ref }, asA),
+      sessionB.id,
+      'TICKETS_UNKNOWN_SESSION',
+    )
+    const ticketA = await createTicket(
+      api,
+      { title: 'A', customer_id: customerA.user_id, session_id: sessionA.id },
+      asA,
+    )
+    t.equal(ticketA.status, 201, ticketA.text)
+
+    await likeUnknown(
+      t,
+      'POST /api/v1/ai/query session_id',
+      (ref) => api.post('/api/v1/ai/query', { query: 'refunds', session_id: ref }, asA),
+      sessionB.id,
+      'AI_UNKNOWN_SESSION',
+    )
+    must(await api.post('/api/v1/ai/query', { query: 'refunds', session_id: sessionA.id }, asA), 200, 'own session')
+
+    const invite = (scope: typeof a, call_id: string) =>
+      api.post(
+        '/api/voice/protocols/sip/call-events/invite',
+        { payload: { call_id, from: '+15550100', to: '+15550199' } },
+        kit.svc(scope),
+      )
+    const callA = `ref-a-${kit.suffix}`
+    const callB = `ref-b-${kit.suffix}`
+    must(await invite(a, callA), 200, 'call A')
+    must(await invite(b, callB), 200, 'call B')
+    const recB = must(await api.post('/api/voice/recordings/start', { call_id: callB }, asB), 201, 'recording B')
+    await likeUnknown(
+      t,
+      'media event recording_id',
+      (ref) =>
+        api.post(
+          '/api/voice/protocols/webrtc/media-events/recording_started',
+          { payload: { call_id: callA, recording_id: ref } },
+          asA,
+        ),
+      recB.id,
+      'REALTIME_UNKNOWN_RECORDING',
+    )
   })
 })
