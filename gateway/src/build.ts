@@ -10,6 +10,7 @@ import {
 import { type Cache, createCache, type Logger } from '@switchboard/platform'
 import { Agent } from 'undici'
 import { createGatewayApp } from './app.ts'
+import { createAuditSink } from './audit/audit-sink.ts'
 import type { GatewayConfig } from './config.ts'
 import { createGatewayMetrics } from './metrics.ts'
 import { bodyLimitPlugin } from './plugins/body-limit.ts'
@@ -87,6 +88,17 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
     dispatcher: http,
   })
   const tokenState = createTokenState({ config: config.token_state, cache, identity, logger })
+  // The gateway's own audit records go to the audit service, not the bus (docs/architecture.md §2); closed before
+  // the connection pool it uses (`owned` closes in reverse), after it had a few seconds to hand over what is left.
+  const audit = createAuditSink({
+    pick: () => pick('audit'),
+    internalSecret: config.internal_secret,
+    dispatcher: http,
+    timeoutMs: config.upstream_timeout_ms,
+    metrics,
+    logger,
+  })
+  owned.push(() => audit.close())
 
   const app = createGatewayApp(config, logger, metrics, {
     cache: () => cache.ping(),
@@ -134,14 +146,14 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
   await app.register(proxyPlugin, { config, metrics, pool })
   await app.register(proxiedRoutes, {
     auth: authDeps,
-    bus,
+    audit,
     metrics,
     permissionTable: config.permission_table,
     pick,
     table,
     uploadBodyLimit: config.upload_body_limit_bytes,
   })
-  await app.register(opsRoutes, { config, tokenState, bus, metrics }) // dead letters for `switchboard dlq --gateway`
+  await app.register(opsRoutes, { config, tokenState, bus, audit, metrics }) // dead letters for `switchboard dlq --gateway`
   await app.register(docsRoutes, { upstreams: config.upstreams, dispatcher: http }) // /openapi.json, /docs
   await app.register(websocket.routes) // GET /api/v1/ws (class "optional")
 

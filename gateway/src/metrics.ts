@@ -72,9 +72,24 @@ export function createGatewayMetrics() {
       labelNames: ['direction'] as const,
       registers,
     }),
-    auditPublishFailures: new Counter({
-      name: 'gateway_audit_publish_failures_total',
-      help: 'Refusal audit events that could not be published',
+    auditPending: new Gauge({
+      name: 'gateway_audit_pending',
+      help: "The gateway's own audit records (refusals, replays) waiting to be handed to the audit service",
+      registers,
+    }),
+    auditHandoverFailures: new Counter({
+      name: 'gateway_audit_handover_failures_total',
+      help: 'Hand-overs of audit records to the audit service that failed (retried)',
+      registers,
+    }),
+    auditDropped: new Counter({
+      name: 'gateway_audit_dropped_total',
+      help: 'Audit records lost: the queue for the audit service was full, or not emptied at shutdown',
+      registers,
+    }),
+    auditRejected: new Counter({
+      name: 'gateway_audit_rejected_total',
+      help: 'Audit records the audit service refused for good (off their contract)',
       registers,
     }),
   }

@@ -1,9 +1,9 @@
 import { resourceForPath } from '@switchboard/auth'
-import { AUDIT_RECORDED_TYPE, type AuditRecordData, auditSubject } from '@switchboard/contracts'
-import { type EventBus, newEnvelope } from '@switchboard/events'
-import { actionFor } from '@switchboard/platform'
+import { AUDIT_RECORDED_TYPE, type AuditRecordData } from '@switchboard/contracts'
+import { newEnvelope } from '@switchboard/events'
+import { actionFor, storableAuditRecord } from '@switchboard/platform'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { GatewayMetrics } from '../metrics.ts'
+import type { AuditSink } from '../audit/audit-sink.ts'
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -17,18 +17,28 @@ export function templateOf(path: string): { route: string; id: string } {
     .split('/')
     .map((seg, i) => {
       if (i < 3 || !/\d/.test(seg)) return seg
-      if (!id) id = decodeURIComponent(seg)
+      if (!id) id = decoded(seg)
       return ':id'
     })
     .join('/')
   return { route, id }
 }
 
+/** A malformed escape (`%E0%A4%A1` cut short) stays as sent rather than failing the record. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+/** The record of a refusal, its text made storable (`%00` in a path id is a NUL once decoded). */
 export function refusalRecord(request: FastifyRequest, status: number): AuditRecordData {
   const path = request.url.split('?', 1)[0] ?? ''
   const { route, id } = templateOf(path)
   const { action, resource } = actionFor(request.method, route)
-  return {
+  return storableAuditRecord({
     actor_user_id: request.gw.claims?.user_id ?? '',
     principal_kind: request.gw.kind ?? 'anonymous',
     action,
@@ -45,16 +55,20 @@ export function refusalRecord(request: FastifyRequest, status: number): AuditRec
     request_json: request.gw.bodyRefused ? { _truncated: true, _reason: request.gw.bodyRefused } : null,
     before_json: null,
     after_json: null,
-  }
+  })
 }
 
 /**
  * A management write the gateway refused after authenticating the caller — 403 (kind, scope, permission) or
  * 400 for a body it would not forward (nested too deep) — still yields an audit record (services audit what
  * reaches them). 401 and 429 are not audited: an unauthenticated flood must not become a flood of records.
+ * The record goes to the audit service through the sink (gateway/src/audit/audit-sink.ts), not the bus.
  */
-export function installRefusalAudit(app: FastifyInstance, bus: EventBus, metrics: GatewayMetrics) {
-  async function record(request: FastifyRequest, status: number) {
+export function installRefusalAudit(app: FastifyInstance, sink: AuditSink) {
+  const recorded = new WeakSet<FastifyRequest>()
+  function record(request: FastifyRequest, status: number) {
+    if (recorded.has(request)) return
+    recorded.add(request)
     const claims = request.gw.claims!
     const scope = request.gw.principal ?? { tenant_id: claims.tenant_id, workspace_id: claims.workspace_id }
     const envelope = newEnvelope({
@@ -65,17 +79,22 @@ export function installRefusalAudit(app: FastifyInstance, bus: EventBus, metrics
       request_id: String(request.id),
       data: refusalRecord(request, status),
     })
-    try {
-      await bus.publish(auditSubject('gateway'), envelope)
-    } catch (err) {
-      metrics.auditPublishFailures.inc()
-      request.log.error({ err, action: envelope.data.action }, 'refusal audit could not be published')
-    }
+    sink.record(envelope)
   }
+  const audited = (request: FastifyRequest, status: number) =>
+    (status === 403 || status === 400) &&
+    !request.gw.proxied &&
+    request.gw.claims !== undefined &&
+    WRITES.has(request.method)
   // Synchronous for every other response (nearly all of them): no promise on the hot path.
   app.addHook('onResponse', (request, reply, done) => {
-    const audited = reply.statusCode === 403 || reply.statusCode === 400
-    if (!audited || request.gw.proxied || !request.gw.claims || !WRITES.has(request.method)) return done()
-    void record(request, reply.statusCode).finally(done)
+    if (audited(request, reply.statusCode)) record(request, reply.statusCode)
+    done()
+  })
+  // A client that resets its connection before the refusal is written gets no `finish`, so no onResponse: the
+  // refusal is recorded as it is sent instead (a probe that hangs up must still leave a trail).
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (reply.raw.destroyed && audited(request, reply.statusCode)) record(request, reply.statusCode)
+    done(null, payload)
   })
 }

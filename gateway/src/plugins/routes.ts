@@ -1,6 +1,6 @@
 import type { PermissionTable, RouteClass } from '@switchboard/auth'
-import type { EventBus } from '@switchboard/events'
 import type { FastifyInstance, HTTPMethods } from 'fastify'
+import type { AuditSink } from '../audit/audit-sink.ts'
 import { GatewayErrors } from '../errors.ts'
 import type { GatewayMetrics } from '../metrics.ts'
 import { CLASS_PATTERNS, WEBSOCKET_PATHS } from '../routing/route-classes.ts'
@@ -15,7 +15,8 @@ const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
 
 export interface RoutesDeps {
   auth: AuthDeps
-  bus: EventBus
+  /** where the management context's refusal records go */
+  audit: AuditSink
   metrics: GatewayMetrics
   permissionTable: PermissionTable | undefined
   pick: (service: string) => string | undefined
@@ -79,7 +80,7 @@ export async function proxiedRoutes(app: FastifyInstance, deps: RoutesDeps) {
     })
   }
   register('management', (ctx) => {
-    installRefusalAudit(ctx, deps.bus, deps.metrics)
+    installRefusalAudit(ctx, deps.audit)
     installAuthentication(ctx, 'management', deps.auth)
     installScopeGuard(ctx, deps.permissionTable)
     installPermissionCheck(ctx)

@@ -1,9 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { buildKeyring } from '@switchboard/auth'
-import { AUDIT_RECORDED_TYPE, auditSubject } from '@switchboard/contracts'
+import { AUDIT_RECORDED_TYPE } from '@switchboard/contracts'
 import { type EventBus, newEnvelope } from '@switchboard/events'
-import { actionFor } from '@switchboard/platform'
+import { actionFor, auditSnapshot, storableAuditRecord } from '@switchboard/platform'
 import type { FastifyInstance } from 'fastify'
+import type { AuditSink } from '../audit/audit-sink.ts'
 import type { GatewayConfig } from '../config.ts'
 import { GatewayErrors } from '../errors.ts'
 import type { GatewayMetrics } from '../metrics.ts'
@@ -15,6 +16,8 @@ export interface OpsRoutesOptions {
   config: Pick<GatewayConfig, 'jwt' | 'permission_table'>
   tokenState: AuthDeps['tokenState']
   bus: EventBus
+  /** where the replay's audit record goes (the audit service, not this bus: it may be the one that failed) */
+  audit: AuditSink
   metrics: GatewayMetrics
 }
 
@@ -68,8 +71,8 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsRoutesOptions) {
   })
   installScopeGuard(app, config.permission_table)
   installPermissionCheck(app)
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.method !== 'POST' || !request.gw.claims) return
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.method !== 'POST' || !request.gw.claims) return done()
     const claims = request.gw.claims
     const route = request.routeOptions.url ?? request.url.split('?', 1)[0] ?? ''
     const { action, resource } = actionFor(request.method, route)
@@ -79,7 +82,7 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsRoutesOptions) {
       workspace_id: request.gw.principal?.workspace_id ?? claims.workspace_id,
       actor: { user_id: claims.user_id, kind: request.gw.kind ?? 'service' },
       request_id: String(request.id),
-      data: {
+      data: storableAuditRecord({
         actor_user_id: claims.user_id,
         principal_kind: request.gw.kind ?? 'service',
         action,
@@ -92,15 +95,13 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsRoutesOptions) {
         request_id: String(request.id),
         client_ip: request.ip,
         user_agent: String(request.headers['user-agent'] ?? ''),
-        request_json: (request.body as Record<string, unknown> | undefined) ?? null,
+        request_json: auditSnapshot(request.body),
         before_json: null,
         after_json: null,
-      },
+      }),
     })
-    await opts.bus.publish(auditSubject('gateway'), envelope).catch((err) => {
-      opts.metrics.auditPublishFailures.inc()
-      request.log.error({ err, action }, 'ops audit could not be published')
-    })
+    opts.audit.record(envelope)
+    done()
   })
 
   app.get<{ Querystring: Static<typeof ListQuery> }>(
