@@ -33,6 +33,11 @@ export const DatabaseConfig = Type.Union([
     pool_max: Type.Integer({ minimum: 1, default: 10 }),
     /** parameterised SELECTs as named prepared statements (default on; off behind a transaction-mode pooler) */
     prepared_statements: Type.Optional(Type.Boolean()),
+    /**
+     * how long a query waits for a connection (a new one, or a free one of a full pool) before it fails as
+     * DEPENDENCY_TIMEOUT (default 10 000 ms): a database that does not answer must not hold requests forever
+     */
+    connect_timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
   }),
   Type.Object({
     driver: Type.Literal('sqlite'),
@@ -108,6 +113,9 @@ export function baseConfigFromEnv(env: NodeJS.ProcessEnv, unit: { name: string; 
             ...(env.DB_PREPARED_STATEMENTS === undefined
               ? {}
               : { prepared_statements: !/^(false|0|off|no)$/i.test(env.DB_PREPARED_STATEMENTS.trim()) }),
+            ...(env.DB_CONNECT_TIMEOUT_MS === undefined
+              ? {}
+              : { connect_timeout_ms: Number(env.DB_CONNECT_TIMEOUT_MS) }),
           },
     cache:
       env.CACHE_DRIVER === 'memory'

@@ -6,12 +6,14 @@ import {
   Migrator,
   PostgresAdapter,
   PostgresDialect,
+  type PostgresPool,
   SqliteDialect,
   sql,
 } from 'kysely'
 
 import pg from 'pg'
 import type { DatabaseConfig } from '../config.ts'
+import { markDependencyEngine } from '../http/dependency-errors.ts'
 import type { Logger } from '../logger.ts'
 import { preparingClient } from './prepared.ts'
 import { openSqlite } from './sqlite-driver.ts'
@@ -24,6 +26,9 @@ export interface Database<DB> {
   ping(): Promise<boolean>
   close(): Promise<void>
 }
+
+/** A query waits this long for a connection before it fails (DEPENDENCY_TIMEOUT), unless configured. */
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
 
 // Both engines hand timestamps back as ISO strings and counts as numbers, so repositories are engine-blind.
 const TIMESTAMPTZ = 1184
@@ -108,12 +113,13 @@ export async function createDatabase<DB>(
   const pool = new pg.Pool({
     connectionString: config.url,
     max: config.pool_max,
+    connectionTimeoutMillis: config.connect_timeout_ms ?? DEFAULT_CONNECT_TIMEOUT_MS,
     options: `-c search_path=${schema}`,
     types: pgTypes,
     ...(config.prepared_statements === false ? {} : { Client: preparingClient() }),
   })
   pool.on('error', (err) => logger.warn({ err }, 'idle database client failed'))
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins })
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: attributed(pool) }), plugins })
   return {
     db,
     dialect: 'postgres',
@@ -172,6 +178,31 @@ function withLedgerIntrospection(db: Kysely<any>, schema: string): Kysely<any> {
       return typeof value === 'function' ? value.bind(target) : value
     },
   })
+}
+
+/**
+ * The pool as Kysely uses it. Its connection failures are marked as the database's: a refused socket (ECONNREFUSED)
+ * does not say which engine refused it, and the error handler answers it 503 `DEPENDENCY_UNAVAILABLE` naming the
+ * database. And every client it hands out has an `error` listener of its own: pg-pool listens to a client only while
+ * it is idle, so a connection that dies while checked out (between Kysely's acquire and its query, or inside a
+ * transaction) would emit an unhandled `error` and end the process. The failure reaches the query that uses the
+ * client instead ("not queryable"), and pg-pool drops the client when it comes back.
+ */
+function attributed(pool: pg.Pool): PostgresPool {
+  const guarded = new WeakSet<pg.PoolClient>()
+  return {
+    async connect() {
+      const client = await pool.connect().catch((err: unknown) => {
+        throw markDependencyEngine(err, 'postgres')
+      })
+      if (!guarded.has(client)) {
+        guarded.add(client)
+        client.on('error', () => {}) // logged by the query it fails, or by the pool's idle listener
+      }
+      return client
+    },
+    end: () => pool.end(),
+  }
 }
 
 function countingPlugin(onQuery: () => void): KyselyPlugin {

@@ -2,6 +2,7 @@ import createError from '@fastify/error'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { Counter } from 'prom-client'
 import type { AnyApp } from './app.ts'
+import { DEPENDENCY_ROLE, type DependencyFailure, dependencyFailureOf } from './dependency-errors.ts'
 
 /** Short labels of the error body, by status (docs/api.md §5). */
 const LABELS: Record<number, string> = {
@@ -40,8 +41,19 @@ export const CommonErrors = {
 
 export { createError }
 
+interface Classified {
+  status: number
+  code: string
+  message: string
+  /** set when the error is a dependency that did not answer (503, `Retry-After`, logged at warn) */
+  dependency?: DependencyFailure
+}
+
+/** Seconds a client waits before retrying after a dependency failed: long enough for a reconnect or a fail-over. */
+const DEPENDENCY_RETRY_AFTER_S = '1'
+
 /** Fastify's own error codes, mapped to the documented statuses and stable codes. */
-function classify(err: FastifyError): { status: number; code: string; message: string } {
+function classify(err: FastifyError): Classified {
   if (err.validation) {
     const first = err.validation[0]
     const field =
@@ -71,8 +83,21 @@ function classify(err: FastifyError): { status: number; code: string; message: s
   if (isUniqueViolation(err))
     return { status: 409, code: 'CONFLICT', message: 'a record with the same key already exists' }
   const explicit = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500
-  // A 500 is always an unexpected failure: its message may carry internals, so the body never repeats it.
-  if (explicit === 500) return { status: 500, code: 'INTERNAL', message: 'internal error' }
+  if (explicit === 500) {
+    // A database, cache or bus that did not answer is the fleet's failure, never a bare 500 (docs/api.md §5).
+    const dependency = dependencyFailureOf(err)
+    if (dependency) {
+      const timeout = dependency.kind === 'timeout'
+      return {
+        status: 503,
+        code: timeout ? 'DEPENDENCY_TIMEOUT' : 'DEPENDENCY_UNAVAILABLE',
+        message: `${DEPENDENCY_ROLE[dependency.engine]} ${timeout ? 'did not answer in time' : 'is unavailable'}; try again`,
+        dependency,
+      }
+    }
+    // A 500 is always an unexpected failure: its message may carry internals, so the body never repeats it.
+    return { status: 500, code: 'INTERNAL', message: 'internal error' }
+  }
   const code = err.code && !err.code.startsWith('FST_') ? err.code : errorLabel(explicit).toUpperCase()
   return { status: explicit, code, message: err.message }
 }
@@ -87,17 +112,27 @@ export function sendError(reply: FastifyReply, status: number, code: string, mes
   return reply.code(status).send({ error: errorLabel(status), message, code, request_id: String(reply.request.id) })
 }
 
-/** The one error handler: documented body, 5xx logged with context, internals never leaked. */
+/**
+ * The one error handler: documented body, 5xx logged with context, internals never leaked. A dependency that did
+ * not answer is a 503 with `Retry-After`, logged at warn with its cause and counted as
+ * `errors_total{severity="warn",category="dependency",module=<engine>}`.
+ */
 export function installErrorHandling(app: AnyApp, errorsTotal?: Counter<'severity' | 'category' | 'module'>) {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const { status, code, message } = classify(err)
-    if (status >= 500) {
+    const { status, code, message, dependency } = classify(err)
+    if (dependency) {
+      request.log.warn({ err, dependency, route: request.routeOptions.url }, 'dependency failed')
+      errorsTotal?.inc({ severity: 'warn', category: 'dependency', module: dependency.engine })
+    } else if (status >= 500) {
       request.log.error({ err, route: request.routeOptions.url }, 'request failed')
       errorsTotal?.inc({ severity: 'error', category: status === 500 ? 'system' : 'dependency', module: 'http' })
     } else if (status !== 404) {
       errorsTotal?.inc({ severity: 'warn', category: 'client', module: 'http' })
     }
     if (status === 429 && !reply.getHeader('retry-after')) reply.header('retry-after', '1')
+    // a service's own 503 for a dependency (CommonErrors.Unavailable) says when to retry like the recognised ones
+    if (status === 503 && code.startsWith('DEPENDENCY_') && !reply.getHeader('retry-after'))
+      reply.header('retry-after', DEPENDENCY_RETRY_AFTER_S)
     return sendError(reply, status, code, message)
   })
   app.setNotFoundHandler((request, reply) =>
