@@ -1,7 +1,7 @@
 import { resourceForPath } from '@switchboard/auth'
 import { AUDIT_RECORDED_TYPE, type AuditRecordData } from '@switchboard/contracts'
 import { newEnvelope } from '@switchboard/events'
-import { actionFor, storableAuditRecord } from '@switchboard/platform'
+import { actionFor, CLIENT_CLOSED_STATUS, storableAuditRecord } from '@switchboard/platform'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { AuditSink } from '../audit/audit-sink.ts'
 
@@ -61,7 +61,7 @@ export function refusalRecord(request: FastifyRequest, status: number): AuditRec
 /**
  * A management write the gateway refused after authenticating the caller — 403 (kind, scope, permission) or
  * 400 for a body it would not forward (nested too deep) — still yields an audit record (services audit what
- * reaches them). 401 and 429 are not audited: an unauthenticated flood must not become a flood of records.
+ * reaches them), and so does one whose client left before it could be forwarded (499). 401 and 429 are not audited: an unauthenticated flood must not become a flood of records.
  * The record goes to the audit service through the sink (gateway/src/audit/audit-sink.ts), not the bus.
  */
 export function installRefusalAudit(app: FastifyInstance, sink: AuditSink) {
@@ -96,5 +96,13 @@ export function installRefusalAudit(app: FastifyInstance, sink: AuditSink) {
   app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.raw.destroyed && audited(request, reply.statusCode)) record(request, reply.statusCode)
     done(null, payload)
+  })
+  // An authenticated write whose client left while its body was being read is never forwarded (Fastify abandons it):
+  // it reaches no service to audit it, so the gateway records it, as 499 (client closed request).
+  app.addHook('onRequestAbort', (request, done) => {
+    if (!request.gw.proxied && request.gw.claims !== undefined && WRITES.has(request.method)) {
+      record(request, CLIENT_CLOSED_STATUS)
+    }
+    done()
   })
 }
