@@ -6,6 +6,7 @@ import {
   type Logger,
   lazyChildLogger,
   type ReadinessCheck,
+  sendError,
 } from '@switchboard/platform'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
 import type { GatewayConfig } from './config.ts'
@@ -40,6 +41,15 @@ export function createGatewayApp(
     forceCloseConnections: true,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 500 },
+    // A path whose percent-encoding is not UTF-8 (`%ED%A0%80`, an encoded lone surrogate) is refused by the router
+    // before any hook: answered like any other path not in canonical form, in the fleet's error body.
+    frameworkErrors: (error, request, reply) => {
+      if (error.code === 'FST_ERR_BAD_URL') {
+        reply.header(REQUEST_ID_HEADER, request.id)
+        return sendError(reply, 400, 'PATH_INVALID', 'path is not in canonical form')
+      }
+      return sendError(reply, 400, 'BAD_REQUEST', error.message)
+    },
     requestTimeout: config.server.request_timeout_ms,
     keepAliveTimeout: config.server.keep_alive_timeout_ms,
   })

@@ -218,3 +218,24 @@ t.test('an authenticated write whose client leaves mid-body is never forwarded, 
   t.equal(h.upstream.audit.records.filter((r) => r.request_id === 'half-body').length, 1, 'one record')
   t.equal(h.upstream.requests.length, before, 'never forwarded')
 })
+
+t.test(
+  'an encoded lone surrogate in a path: 400 PATH_INVALID in the fleet error body, not the router default',
+  async (t) => {
+    const h = await harness(t)
+    const agent = await accessToken(seedUser(h))
+    const res = await h.app.inject({
+      method: 'PUT',
+      url: '/api/macros/a%ED%A0%80',
+      headers: { ...bearer(agent), 'x-request-id': 'bad-url-1' },
+    })
+    t.equal(res.statusCode, 400)
+    t.same(res.json(), {
+      error: 'bad_request',
+      message: 'path is not in canonical form',
+      code: 'PATH_INVALID',
+      request_id: 'bad-url-1',
+    })
+    t.equal(res.headers['x-request-id'], 'bad-url-1')
+  },
+)
