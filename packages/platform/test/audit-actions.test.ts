@@ -13,6 +13,12 @@ t.test('audit action names from method and route template (docs/api.md §12)', a
     ['PUT', '/api/apps/integrations/:id', 'app_integrations', 'app_integrations.update'],
     ['PATCH', '/api/apps/integrations/:id', 'app_integrations', 'app_integrations.update'],
     ['DELETE', '/api/apps/integrations/:id', 'app_integrations', 'app_integrations.delete'],
+    // API-NOTES: `/api/omni` is the `workspace` resource; conversation management is workspace.<verb>, never omni.*
+    ['POST', '/api/omni/sessions', 'workspace', 'workspace.create'],
+    ['POST', '/api/omni/sessions/:id/messages', 'workspace', 'workspace.messages'],
+    ['POST', '/api/omni/sessions/:id/assign', 'workspace', 'workspace.assign'],
+    ['POST', '/api/omni/sessions/:id/transfer', 'workspace', 'workspace.transfer'],
+    ['POST', '/api/omni/sessions/:id/close', 'workspace', 'workspace.close'],
   ]
   for (const [method, route, resource, action] of cases) {
     t.same(actionFor(method, route), { resource, action }, `${method} ${route}`)

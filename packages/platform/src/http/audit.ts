@@ -33,14 +33,20 @@ const VERB_FOR_METHOD: Record<string, string> = { POST: 'create', PUT: 'update',
 /**
  * `POST /api/customers` → customers.create, `POST /api/tickets/:id/assign` → tickets.assign, `PUT /api/agents/:id/status` →
  * agents.status; `/api/apps/<x>` is the resource `app_<x>` (reference §2.3): `POST /api/apps/integrations` →
- * app_integrations.create.
+ * app_integrations.create; `/api/omni/<x>` is the resource `workspace` (its permission, API-NOTES), `<x>` its
+ * collection: `POST /api/omni/sessions` → workspace.create, `POST /api/omni/sessions/:id/assign` → workspace.assign.
  */
 export function actionFor(method: string, route: string): { resource: string; action: string } {
   const segments = route
     .replace(/^\/api\//, '')
     .split('/')
     .filter(Boolean)
-  const parts = segments[0] === 'apps' && segments[1] ? [`app_${segments[1]}`, ...segments.slice(2)] : segments
+  const parts =
+    segments[0] === 'apps' && segments[1]
+      ? [`app_${segments[1]}`, ...segments.slice(2)]
+      : segments[0] === 'omni'
+        ? ['workspace', ...segments.slice(2)]
+        : segments
   const resource = (parts[0] ?? 'unknown').replaceAll('-', '_')
   const last = parts[parts.length - 1] ?? ''
   let verb = VERB_FOR_METHOD[method] ?? method.toLowerCase()

@@ -1,5 +1,4 @@
 import {
-  actionFor,
   callerOf,
   errorResponses,
   optionalBody,
@@ -29,32 +28,10 @@ import { readableSession, sessionMessages } from './session-reads.ts'
 const tags = ['conversations']
 
 /**
- * `/api/omni` is the `workspace` resource (its permission, API-NOTES "Audit"), so its writes are audited as
- * `workspace.<verb>`, not by the path's `omni` segment: workspace.create (a new session), workspace.messages,
- * workspace.assign, workspace.transfer, workspace.close.
- */
-export function workspaceAuditAction(method: string, route: string): string {
-  const { action } = actionFor(method, route)
-  const verb = action.slice(action.indexOf('.') + 1)
-  return `workspace.${verb === 'sessions' ? 'create' : verb}`
-}
-
-/**
  * `/api/omni/sessions*`: staff (agents, admins, services with `workspace.*`). Agents read every session of their
  * scope; posting is the assigned agent's (or a supervisor's): commands/access.ts. Outside the scope: 404.
  */
 export const sessionRoutes: RouteModule<ConversationsService> = async (app, svc) => {
-  // before validation, so that a write refused as bad input is audited under the same action as one that passed
-  app.addHook('onRequest', async (request) => {
-    const route = request.routeOptions.url
-    if (route === undefined) return
-    request.audit = {
-      ...request.audit,
-      resource_type: 'workspace',
-      action: workspaceAuditAction(request.method, route),
-    }
-  })
-
   app.get(
     '/api/omni/sessions',
     {
