@@ -22,6 +22,7 @@ export const CSV_COLUMNS = [
   'request_json',
   'before_json',
   'after_json',
+  'sanitised',
 ] as const
 
 const json = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v))
@@ -31,6 +32,7 @@ export function csvRow(r: AuditLog): string[] {
   return CSV_COLUMNS.map((c) => {
     const v = r[c]
     if (c === 'request_json' || c === 'before_json' || c === 'after_json') return json(v)
+    if (c === 'sanitised') return String(v === true)
     return String(v)
   })
 }

@@ -175,7 +175,7 @@ inEachStorageMode(t, 'audit API', async (t, mode) => {
     const lines = res.body.trimEnd().split('\n')
     t.equal(
       lines[0],
-      'id,created_at,tenant_id,workspace_id,actor_user_id,principal_kind,action,resource_type,resource_id,route,method,status_code,success,request_id,client_ip,user_agent,request_json,before_json,after_json',
+      'id,created_at,tenant_id,workspace_id,actor_user_id,principal_kind,action,resource_type,resource_id,route,method,status_code,success,request_id,client_ip,user_agent,request_json,before_json,after_json,sanitised',
     )
     t.equal(lines.length, 4, 'header + the three records in scope')
     t.ok(lines[1]!.startsWith(`${ids[2]},2026-03-03T00:00:00.000Z,acme,support,a1,admin,customers.update,`))
