@@ -160,7 +160,8 @@ export function createAuditSink(opts: AuditSinkOptions): AuditSink {
       const deadline = Date.now() + deadlineMs
       clearTimeout(timer)
       timer = undefined
-      while (queue.length > 0 && Date.now() < deadline) {
+      // without an audit upstream there is nobody to wait for
+      while (queue.length > 0 && Date.now() < deadline && opts.pick() !== undefined) {
         await drain()
         if (queue.length > 0) await new Promise((r) => setTimeout(r, Math.min(250, Math.max(0, deadline - Date.now()))))
       }
