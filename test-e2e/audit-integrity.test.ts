@@ -156,7 +156,8 @@ inEachMode('audit integrity', {}, async (t, system) => {
         sanitised: false,
       },
     ]
-    const jobs = Array.from({ length: 8 }, () => probes).flat()
+    // 24 rounds of the mix, shared by 8 connections
+    const jobs = Array.from({ length: 24 }, () => probes).flat()
     const sent: Array<{ id: string; probe: Probe; status: number }> = []
     let next = 0
     const connection = async () => {
