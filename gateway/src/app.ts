@@ -6,6 +6,7 @@ import {
   type Logger,
   lazyChildLogger,
   type ReadinessCheck,
+  type StartupSource,
   sendError,
 } from '@switchboard/platform'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
@@ -25,6 +26,7 @@ export function createGatewayApp(
   logger: Logger,
   metrics: GatewayMetrics,
   readiness: Record<string, ReadinessCheck>,
+  startup: StartupSource = {},
 ) {
   const fastify = Fastify({
     loggerInstance: logger.child({ service: 'gateway' }) as FastifyBaseLogger,
@@ -62,7 +64,7 @@ export function createGatewayApp(
     done()
   })
   installErrorHandling(app, metrics.errorsTotal)
-  installHealth(app, readiness, config.ready_timeout_ms + 500)
+  installHealth(app, readiness, config.ready_timeout_ms + 500, {}, startup)
   app.addHook('onResponse', (request, reply, done) => {
     metrics.httpDuration.observe(
       { method: request.method, route: routeClassOf(request), status: String(reply.statusCode) },

@@ -7,7 +7,7 @@ import {
   type EventBus,
   type Subscription,
 } from '@switchboard/events'
-import { type Cache, createCache, type Logger } from '@switchboard/platform'
+import { type Cache, createCache, installStartup, type Logger, type StartupSource } from '@switchboard/platform'
 import { Agent } from 'undici'
 import { createGatewayApp } from './app.ts'
 import { createAuditSink } from './audit/audit-sink.ts'
@@ -100,12 +100,19 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
   })
   owned.push(() => audit.close())
 
-  const app = createGatewayApp(config, logger, metrics, {
-    cache: () => cache.ping(),
-    bus: () => bus.healthy(),
-    token_state: async () => tokenState.ready(),
-    ...upstreamReady(config, http),
-  })
+  const startupSource: StartupSource = {}
+  const app = createGatewayApp(
+    config,
+    logger,
+    metrics,
+    {
+      cache: () => cache.ping(),
+      bus: () => bus.healthy(),
+      token_state: async () => tokenState.ready(),
+      ...upstreamReady(config, http),
+    },
+    startupSource,
+  )
 
   // Registration order is the policy order: request id (in createGatewayApp) → upgrade marking → CORS →
   // rate limit → body size → per-class contexts (routing → authentication → principal kind → scope → permission) → proxy.
@@ -157,13 +164,30 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
   await app.register(docsRoutes, { upstreams: config.upstreams, dispatcher: http }) // /openapi.json, /docs
   await app.register(websocket.routes) // GET /api/v1/ws (class "optional")
 
+  // Started once the app is ready, not awaited there (Fastify bounds onReady by its plugin timeout): live at once,
+  // ready when the token-state events are subscribed and the denylist is loaded. Retried step by step on failure.
   let subscription: Subscription | undefined
-  app.addHook('onReady', async () => {
-    await bus.ensureStreams(Object.entries(STREAMS).map(([name, s]) => ({ name, subjects: s.subjects })))
-    // Subscribe before loading the denylist so that nothing revoked in between is missed.
-    subscription = await subscribeTokenState(bus, tokenState, logger)
-    await tokenState.start()
-  })
+  const startup = installStartup(
+    app,
+    [
+      {
+        name: 'streams',
+        run: () => bus.ensureStreams(Object.entries(STREAMS).map(([name, s]) => ({ name, subjects: s.subjects }))),
+      },
+      {
+        // subscribed before the denylist is loaded, so that nothing revoked in between is missed
+        name: 'token-state events',
+        run: async (signal) => {
+          const subscribed = await subscribeTokenState(bus, tokenState, logger)
+          if (signal.aborted) await subscribed.stop().catch(() => {})
+          else subscription = subscribed
+        },
+      },
+      { name: 'denylist', run: (signal) => (signal.aborted ? undefined : tokenState.start()) },
+    ],
+    { logger },
+  )
+  startupSource.state = startup.state
   app.addHook('onClose', async () => {
     tokenState.stop()
     await subscription?.stop().catch(() => {})

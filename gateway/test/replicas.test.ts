@@ -146,6 +146,7 @@ t.test('with the JetStream bus (NATS), events fan out to every replica', async (
   const b = await build(testConfig(upstream.url, env), { logger, cache: cb })
   t.teardown(async () => Promise.all([a.close(), b.close()]))
   await Promise.all([a.ready(), b.ready()])
+  await Promise.all([a.whenStarted(), b.whenStarted()])
   const ha = { app: a } as Harness
   const hb = { app: b } as Harness
   const claims = seedUser({ upstream })

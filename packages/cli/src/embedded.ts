@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createMemoryBus, type EventBus } from '@switchboard/events'
 import { type Cache, createCache, createRootLogger, type Logger } from '@switchboard/platform'
+import { awaitUnits } from './readiness.ts'
 import { type ResolvedSecret, randomSecret, resolveSecret } from './secrets.ts'
 import { type DemoSeed, seedUnits } from './seed.ts'
 import {
@@ -133,6 +134,12 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     started.push(gatewayApp)
     await gatewayApp.listen({ host: opts.host ?? env.HOST ?? '127.0.0.1', port: opts.port ?? Number(env.PORT ?? 8080) })
     const url = addressOf(gatewayApp)
+    // Each unit is live once it listens and starts its consumers in the background: ready before the seed, and
+    // before the caller takes traffic (a slow one is waited for and reported, never failed).
+    await awaitUnits(
+      [...Object.entries(serviceUrls).map(([name, u]) => ({ name, url: u })), { name: 'gateway', url }],
+      { logger },
+    )
     const seeded = opts.seed === false ? undefined : await seedUnits(apps, { env, logger, dataDir })
     return { url, serviceUrls, seeded, secrets, dataDir, bus, cache, close: closeAll }
   } catch (err) {

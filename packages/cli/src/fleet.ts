@@ -2,12 +2,17 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { createRootLogger, type Logger } from '@switchboard/platform'
-import { portRange, waitForOk } from './ports.ts'
+import { portRange } from './ports.ts'
+import { awaitUnits } from './readiness.ts'
 import { resolveSecret } from './secrets.ts'
 import { type DemoSeed, seedOneOff } from './seed.ts'
 import { GATEWAY, mainOf, REPO_ROOT, type RunnableUnit, SERVICES, upstreamEnvOf } from './units.ts'
 
 export { REPO_ROOT }
+
+/** Lines of a child's output kept to report why it failed. */
+const TAIL_LINES = 20
+
 /** Node arguments that make a spawned unit (given an 'ipc' stdio slot) stop when the runner is gone. */
 export const FOLLOW_PARENT = ['--import', new URL('./follow-parent.ts', import.meta.url).href]
 
@@ -30,7 +35,15 @@ export interface FleetOptions {
   output?: (line: string, unit: string) => void
   logger?: Logger
   seed?: boolean
+  /** a unit that does not answer `/health` by then has failed and the fleet is stopped (default 60 s) */
+  liveTimeoutMs?: number
+  /**
+   * a bound on a unit's readiness, past which the fleet fails; by default none: a unit slow to be ready is waited
+   * for and reported every `reportEveryMs`, and never takes the others down
+   */
   readyTimeoutMs?: number
+  /** how often a unit still not ready is reported (default 15 s) */
+  reportEveryMs?: number
   /** run only these services, by name (default: every built service) */
   services?: readonly string[]
   /** units beyond the registry's, started like them (their prefixes go in GATEWAY_EXTRA_ROUTES) */
@@ -88,7 +101,8 @@ function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
 /**
  * `npm run fleet`: one child process per service replica and per gateway replica (`node <unit>/src/main.ts`)
  * on PostgreSQL, Redis and NATS JetStream; the gateway's UPSTREAM_<SERVICE> lists every replica. Resolves
- * once every child answers /ready and the demo tenant is seeded.
+ * once every child answers /ready and the demo tenant is seeded. A child slow to be ready is waited for (and
+ * reported); one that exits while the fleet starts fails it, named with its last lines, and every unit is stopped.
  */
 export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   const base = opts.env ?? process.env
@@ -127,6 +141,8 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
 
   const children: FleetChild[] = []
   const exits = new Map<string, string>()
+  // each child's last lines, to say why a unit that exited during the start failed
+  const tails = new Map<string, string[]>()
   const spawnUnit = (unit: RunnableUnit, index: number, url: string, extra: NodeJS.ProcessEnv) => {
     const name = `${unit.name}.${index + 1}`
     const port = new URL(url).port
@@ -136,8 +152,14 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     })
     const pad = name.padEnd(10)
+    const tail: string[] = []
+    tails.set(name, tail)
     for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream! }).on('line', (line) => output(`${pad}| ${line}`, name))
+      createInterface({ input: stream! }).on('line', (line) => {
+        tail.push(line)
+        if (tail.length > TAIL_LINES) tail.shift()
+        output(`${pad}| ${line}`, name)
+      })
     }
     child.once('exit', (code, signal) => exits.set(name, `exited (${signal ?? code})`))
     children.push({ unit: unit.name, name, url, process: child })
@@ -166,19 +188,39 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
       // services reach one another (the hub → conversations) by the same UPSTREAM_<SERVICE> the gateway reads
       for (const [i, url] of serviceUrls[s.name]!.entries()) spawnUnit(s, i, url, upstreams)
     }
-    const readyTimeoutMs = opts.readyTimeoutMs ?? 60_000
-    const ready = (c: FleetChild) => waitForOk(`${c.url}/ready`, readyTimeoutMs, () => exits.get(c.name))
-    await Promise.all(children.map(ready))
+    // Live at once, ready when its consumers are attached: a slow unit is waited for, one that exited fails the start.
+    const ready = (units: FleetChild[]) =>
+      awaitUnits(
+        units.map((c) => ({
+          name: c.name,
+          url: c.url,
+          // this unit exited, or another did (a gateway is never ready without its services)
+          failed: () => {
+            const gone = children.find((o) => exits.has(o.name))
+            if (!gone) return undefined
+            const why = `${exits.get(gone.name)}; its last lines:\n${(tails.get(gone.name) ?? []).join('\n')}`
+            return gone === c ? why : `cannot start: ${gone.name} ${why}`
+          },
+        })),
+        {
+          logger,
+          liveTimeoutMs: opts.liveTimeoutMs,
+          readyTimeoutMs: opts.readyTimeoutMs,
+          reportEveryMs: opts.reportEveryMs,
+        },
+      )
+    await ready(children)
     // The gateway loads the denylist from identity at start, so it comes once the services answer; the seed
     // needs only identity and runs while the gateways boot.
     const gatewayEnv = { ...upstreams, GATEWAY_REPLICAS: String(gatewayReplicas) }
     for (const [i, url] of gatewayUrls.entries()) spawnUnit(GATEWAY, i, url, gatewayEnv)
     const [seeded] = await Promise.all([
       opts.seed === false ? undefined : seedOneOff(services, (u) => unitEnv(u.name), { env, logger, dataDir }),
-      ...children.filter((c) => c.unit === 'gateway').map(ready),
+      ready(children.filter((c) => c.unit === 'gateway')),
     ])
     return { gatewayUrls, serviceUrls, children, namespace, env, unitEnv, seeded, close }
   } catch (err) {
+    logger.error({ err }, 'fleet did not start; stopping every unit')
     await close()
     throw err
   }

@@ -25,6 +25,14 @@ export { type ConsumerDef, PoisonMessageError } from './service/consumers.ts'
 export type { RouteApp, RouteModule, ServiceContext } from './service/context.ts'
 export { defineService, type ServiceDefinition, type ServiceDescriptor } from './service/descriptor.ts'
 export { type Runnable, runService } from './service/run.ts'
+export {
+  createStartup,
+  installStartup,
+  type StartStep,
+  type Startup,
+  type StartupSource,
+  type StartupState,
+} from './service/startup.ts'
 export { EventContractError, type Tx } from './service/transaction.ts'
 export type { WorkerDef, Workers } from './service/workers.ts'
 export * from './storable-text.ts'

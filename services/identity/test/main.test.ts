@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { waitFor } from '@switchboard/testing'
 import t from 'tap'
 import { TEST_ENV } from './helpers/app.ts'
 
@@ -41,6 +42,8 @@ t.test('main.ts starts from the environment alone and stops on SIGTERM', async (
     })
     child.on('exit', (code) => reject(new Error(`exited ${code}\n${out}\n${err}`)))
   })
+  // live at once; the seed is part of its start, done when it is ready
+  await waitFor(async () => (await fetch(`${url}/ready`)).status === 200, 20_000)
   t.match(out, /demo tenant seeded/)
   t.match(out, /demo account agent: generated password [A-Za-z0-9_-]{16}/)
   t.notMatch(out, /admin-password-1/, 'a given password is not logged')

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { REQUEST_ID_HEADER } from '@switchboard/contracts'
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import { type Logger, lazyChildLogger } from '../logger.ts'
+import type { StartupSource } from '../service/startup.ts'
 import { installErrorHandling } from './errors.ts'
 import { installHealth, type ReadinessCheck, type ReadyDetails } from './health.ts'
 import { installInputGuard } from './input-guard.ts'
@@ -15,6 +16,8 @@ export interface AppOptions {
   readiness?: Record<string, ReadinessCheck>
   /** `/ready`'s informational `details` (never fails readiness), filled in once the service exists */
   readyDetails?: ReadyDetails
+  /** the unit's background start (`service/startup.ts`): `/ready` is 503 until it is done; filled in later */
+  startup?: StartupSource
   metrics?: ServiceMetrics
 }
 
@@ -51,7 +54,7 @@ export function createApp(opts: AppOptions) {
   installErrorHandling(app, metrics.errorsTotal)
   installInputGuard(app)
   installMetrics(app, metrics)
-  installHealth(app, opts.readiness ?? {}, undefined, opts.readyDetails)
+  installHealth(app, opts.readiness ?? {}, undefined, opts.readyDetails, opts.startup)
   return app
 }
 

@@ -1,3 +1,4 @@
+import type { StartupSource } from '../service/startup.ts'
 import type { AnyApp } from './app.ts'
 
 export type ReadinessCheck = () => Promise<boolean>
@@ -12,7 +13,8 @@ export interface ReadyDetails {
 }
 
 /**
- * `/health`: the process is alive. `/ready`: every dependency of this service answers, and the service
+ * `/health`: the process is alive — at once, while the unit still starts. `/ready`: the unit's start is done (its
+ * consumers attached: `startup`, shown while it is not), every dependency of this service answers, and the service
  * is not stopping (503 from the moment close begins, so load balancers drain it first).
  */
 export function installHealth(
@@ -20,6 +22,7 @@ export function installHealth(
   checks: Record<string, ReadinessCheck>,
   timeoutMs = 2000,
   details: ReadyDetails = {},
+  startup: StartupSource = {},
 ) {
   let closing = false
   app.addHook('preClose', async () => {
@@ -34,8 +37,14 @@ export function installHealth(
         results[name] = (await withTimeout(check(), timeoutMs).catch(() => false)) ? 'ok' : 'failed'
       }),
     )
-    const ready = Object.values(results).every((r) => r === 'ok')
-    const body: Record<string, unknown> = { status: ready ? 'ready' : 'not_ready', checks: results }
+    const start = startup.state?.()
+    const started = !start || start.status === 'started'
+    const ready = started && Object.values(results).every((r) => r === 'ok')
+    const body: Record<string, unknown> = {
+      status: ready ? 'ready' : started ? 'not_ready' : 'starting',
+      checks: results,
+    }
+    if (!started) body.startup = start
     if (details.get) {
       body.details = await withTimeout(details.get(), timeoutMs).catch((err: Error) => ({ error: err.message }))
     }

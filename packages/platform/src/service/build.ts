@@ -27,6 +27,7 @@ import type { ServiceContext } from './context.ts'
 import type { ServiceDefinition } from './descriptor.ts'
 import { inboxRetentionWorker } from './inbox-retention.ts'
 import { createOutboxWriter } from './outbox-writer.ts'
+import { installStartup, type StartupSource } from './startup.ts'
 import { createEventChecker, eventEnvelope, runTransaction, txFor } from './transaction.ts'
 import { createWorkers } from './workers.ts'
 
@@ -43,8 +44,9 @@ export type ServiceApp = ReturnType<typeof createApp>
  * Builds a service from its definition, in one order every service shares: its database (migrated, its tables
  * and the outbox/inbox), the cache, the bus and its streams, the outbox relay, the app with /health /ready
  * /metrics, the audit hook and the OpenAPI document; then its context, public routes, protected routes
- * (inside the principal check); consumers, workers and the startup hook on ready; on close the workers, the
- * shutdown hook, the consumers and the relay stop in that order, then the connections close.
+ * (inside the principal check). Once the app is ready, in the background: the relay, consumers, workers and the
+ * startup hook (`/ready` says when they are done; Fastify's ready never waits for them). On close the start stops,
+ * then the workers, the shutdown hook, the consumers and the relay in that order, then the connections close.
  */
 export async function buildService<C extends ServiceBaseConfig, DB, X extends object>(
   def: ServiceDefinition<C, DB, X>,
@@ -69,8 +71,10 @@ export async function buildService<C extends ServiceBaseConfig, DB, X extends ob
     if (!deps.cache) opened.push(() => cache.close())
     let bus: EventBus | undefined
     const readyDetails: ReadyDetails = {}
+    const startupSource: StartupSource = {}
     const app = createApp({
       readyDetails,
+      startup: startupSource,
       service: config.service,
       logger,
       bodyLimit: config.body_limit_bytes,
@@ -168,12 +172,18 @@ export async function buildService<C extends ServiceBaseConfig, DB, X extends ob
       })
     }
 
-    app.addHook('onReady', async () => {
-      relay.start()
-      await consumers.start()
-      workers.start()
-      await def.startup?.(svc)
-    })
+    // Started once the app is ready but not awaited there (service/startup.ts): live at once, ready when done.
+    const startup = installStartup(
+      app,
+      [
+        { name: 'relay', run: () => relay.start() },
+        { name: 'consumers', run: (signal) => consumers.start(signal) },
+        { name: 'workers', run: () => workers.start() },
+        ...(def.startup ? [{ name: 'startup', run: () => def.startup!(svc) }] : []),
+      ],
+      { logger: svc.log },
+    )
+    startupSource.state = startup.state
     app.addHook('preClose', async () => {
       await workers.stop()
       await audits.close()

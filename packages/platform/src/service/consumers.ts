@@ -19,8 +19,8 @@ interface ConsumerBase<S> {
 }
 
 /**
- * A durable consumer declared in a service's descriptor: started after migrations when the app is ready,
- * drained on close. A throwing handler is redelivered after a delay and, past `maxDeliver`, dead-lettered.
+ * A durable consumer declared in a service's descriptor: attached in the background once the app is ready (the
+ * service is ready when all are: service/startup.ts), drained on close. A throwing handler is redelivered after a delay and, past `maxDeliver`, dead-lettered.
  *
  * `inbox`: the handler runs in a transaction that also records the event id in the inbox, so a redelivered or
  * replayed event is applied once; what it emits goes out with it. `handler`: the handler is idempotent by
@@ -42,15 +42,22 @@ export interface ConsumerDeps<S> {
 }
 
 export interface Consumers {
-  start(): Promise<void>
+  /**
+   * Attaches the consumers not attached yet, in order: after a failure it resumes where it stopped (none is attached
+   * twice); once `stop` was called (or `signal` aborted) it attaches nothing more, and stops one that arrives late.
+   */
+  start(signal?: AbortSignal): Promise<void>
   stop(): Promise<void>
 }
 
 export function createConsumers<S>(defs: readonly ConsumerDef<S>[], deps: ConsumerDeps<S>): Consumers {
   const subscriptions: Subscription[] = []
+  let attached = 0
+  let stopped = false
   return {
-    async start() {
-      for (const def of defs) {
+    async start(signal) {
+      while (attached < defs.length && !stopped && !signal?.aborted) {
+        const def = defs[attached]!
         const opts = def.options?.(deps.svc) ?? {}
         const handler =
           def.idempotency === 'handler'
@@ -67,15 +74,20 @@ export function createConsumers<S>(defs: readonly ConsumerDef<S>[], deps: Consum
                 )
                 if (applied) deps.kick()
               }
-        subscriptions.push(
-          await deps.bus.consume(
-            { durable: def.durable, stream: def.stream, filterSubjects: def.subjects, ...opts },
-            handler,
-          ),
+        const subscription = await deps.bus.consume(
+          { durable: def.durable, stream: def.stream, filterSubjects: def.subjects, ...opts },
+          handler,
         )
+        if (stopped) {
+          await subscription.stop() // attached while the service was closing
+          return
+        }
+        subscriptions.push(subscription)
+        attached++
       }
     },
     async stop() {
+      stopped = true
       await Promise.all(subscriptions.splice(0).map((s) => s.stop()))
     },
   }

@@ -31,7 +31,11 @@ export interface ServiceDefinition<C extends ServiceBaseConfig, DB, X extends ob
   }
   consumers?: readonly ConsumerDef<ServiceContext<C, DB> & X>[]
   workers?: readonly WorkerDef<ServiceContext<C, DB> & X>[]
-  /** runs once the app is ready, after consumers and workers started (e.g. seeding when configured) */
+  /**
+   * runs once the app is ready, after consumers and workers started (e.g. seeding when configured), in the background:
+   * the service is ready when it is done. After a failure it runs again (retried until it succeeds or the service
+   * closes), so it resumes rather than repeats what it already did.
+   */
   startup?(svc: ServiceContext<C, DB> & X): Promise<void>
   /**
    * runs on close, after the workers stopped and before the consumers do (the database and bus still open):

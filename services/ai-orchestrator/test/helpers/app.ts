@@ -65,6 +65,7 @@ export async function aiApp(
   const app = await aiOrchestrator.build(config, { logger })
   t.teardown(() => app.close())
   await app.ready()
+  await app.whenStarted() // consumers attached, as a runner's /ready waits for
   return { app, store, svc: aiOrchestrator.contextOf(app) }
 }
 

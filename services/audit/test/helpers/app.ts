@@ -32,7 +32,10 @@ export async function auditApp(
   }
   const app = await audit.build(config, { logger: silentLogger(), ...(opts.bus ? { bus: opts.bus } : {}) })
   t.teardown(() => app.close())
-  if (opts.ready !== false) await app.ready()
+  if (opts.ready !== false) {
+    await app.ready()
+    await app.whenStarted() // consumers attached, as a runner's /ready waits for
+  }
   return { app, store, svc: audit.contextOf(app) }
 }
 

@@ -51,5 +51,6 @@ export async function governanceApp(t: Test, mode: StorageMode, env: Record<stri
   const app = await configGovernance.build(config, { logger: silentLogger() })
   t.teardown(() => app.close())
   await app.ready()
+  await app.whenStarted() // consumers attached, as a runner's /ready waits for
   return { app, store, svc: configGovernance.contextOf(app) }
 }

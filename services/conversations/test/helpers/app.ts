@@ -62,5 +62,6 @@ export async function conversationsApp(
   const app = await conversations.build(config, { logger: silentLogger(), ...(bus ? { bus } : {}) })
   t.teardown(() => app.close())
   await app.ready()
+  await app.whenStarted() // consumers attached, as a runner's /ready waits for
   return { app, store, svc: conversations.contextOf(app) }
 }

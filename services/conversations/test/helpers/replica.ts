@@ -26,6 +26,7 @@ const app = await conversations.build(
   { logger: silentLogger() },
 )
 await app.ready()
+await app.whenStarted() // consumers attached, as a runner's /ready waits for
 const hub = await as(servicePrincipal())
 
 type Order = { op: 'post'; session_id: string; customer_id: string; contents: string[] } | { op: 'close' }

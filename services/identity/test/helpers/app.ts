@@ -53,6 +53,7 @@ export async function identityApp(t: Test, mode: StorageMode, env: Record<string
   const app = await identity.build(config, { logger: silentLogger() })
   t.teardown(() => app.close())
   await app.ready()
+  await app.whenStarted() // consumers attached, as a runner's /ready waits for
   return { app, svc: identity.contextOf(app) }
 }
 

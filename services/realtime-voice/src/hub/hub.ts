@@ -114,9 +114,13 @@ export function createHub(
     replica: h.replica,
     context: h,
 
+    // Run again by the platform after a failure (its start is retried): what is already subscribed stays, once.
     async start() {
-      subscriptions.push(await svc.bus.subscribe('conversations.>', createFanout(h)))
-      subscriptions.push(await svc.bus.subscribe(`${HUB_STREAM.subjects[0]}`, createSignalDelivery(h)))
+      if (closing) return
+      if (subscriptions.length === 0) subscriptions.push(await svc.bus.subscribe('conversations.>', createFanout(h)))
+      if (subscriptions.length === 1)
+        subscriptions.push(await svc.bus.subscribe(`${HUB_STREAM.subjects[0]}`, createSignalDelivery(h)))
+      if (timers.length > 0 || closing) return
       const publish = () => publishSnapshot(h).catch((err) => h.log.warn({ err }, 'hub: stats not published'))
       await publish()
       timers.push(setInterval(publish, limits.stats_interval_ms).unref())

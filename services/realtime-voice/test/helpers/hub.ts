@@ -132,6 +132,7 @@ export async function hubFixture(
     )
     t.teardown(() => app.close())
     const url = await app.listen({ port: 0, host: '127.0.0.1' })
+    await app.whenStarted() // the hub subscribed to conversations' events and its signals
     hubs.push({ app, url, svc: realtimeVoice.contextOf(app) })
   }
   const conv = conversations.contextOf(convApp)

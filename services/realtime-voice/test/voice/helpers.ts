@@ -89,6 +89,7 @@ export async function voiceApps(t: Test, mode: StorageMode, opts: { env?: NodeJS
   const app = await realtimeVoice.build(config, { logger: silentLogger(), bus })
   t.teardown(() => app.close())
   await app.ready()
+  await app.whenStarted() // the hub subscribed to conversations' events
   return { app, conv, bus, svc: realtimeVoice.contextOf(app) }
 }
 

@@ -70,7 +70,10 @@ t.test('rebuild while events keep arriving ends equal to a projection that never
     }
     const app = await statistics.build(config, { logger: silentLogger() })
     t.teardown(() => app.close())
-    if (ready) await app.ready()
+    if (ready) {
+      await app.ready()
+      await app.whenStarted() // its consumers attached, as a runner's /ready waits for
+    }
     return app
   }
   const steady = statistics.contextOf(await start('steady', true))

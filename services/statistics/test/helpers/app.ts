@@ -47,6 +47,7 @@ export async function statisticsApp(t: Test, mode: StorageMode) {
   const app = await statistics.build(config, { logger: silentLogger() })
   t.teardown(() => app.close())
   await app.ready()
+  await app.whenStarted() // consumers attached, as a runner's /ready waits for
   return { app, store, svc: statistics.contextOf(app) }
 }
 

@@ -55,6 +55,7 @@ export async function ticketsApp(
   const app = await tickets.build(config, { logger: silentLogger(), ...(bus ? { bus } : {}) })
   t.teardown(() => app.close())
   await app.ready()
+  await app.whenStarted() // consumers attached, as a runner's /ready waits for
   return { app, store, svc: tickets.contextOf(app) }
 }
 

@@ -33,6 +33,7 @@ export async function slaApp(t: Test, mode: StorageMode, opts: { env?: NodeJS.Pr
   const app = await tickets.build(config, { logger: silentLogger() })
   t.teardown(() => app.close())
   await app.ready()
+  await app.whenStarted() // consumers attached, as a runner's /ready waits for
   const svc = tickets.contextOf(app)
   const headers = await as(slaAgent)
   const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, h = headers) =>
