@@ -26,9 +26,13 @@ const facts = (ticket_id: string, status: string, title = 'Refund') => ({
 inEachStorageMode(t, 'customer tickets projection', async (t, mode) => {
   const { svc } = await conversationsApp(t, mode, { env: { ...QUIET_QUEUE, CONVERSATIONS_CONSUMER_MAX_DELIVER: '20' } })
   let clock = Date.parse('2026-11-27T10:00:00.000Z')
+  const tick = () => {
+    clock += 1000
+    return new Date(clock).toISOString()
+  }
   const envelope = (type: string, data: object) => ({
     ...newEnvelope({ type, ...ACME, actor: tickets, data }),
-    occurred_at: new Date((clock += 1000)).toISOString(),
+    occurred_at: tick(),
   })
 
   t.test('a status change that arrives before its ticket is applied once the ticket is', async (t) => {

@@ -41,7 +41,11 @@ inEachStorageMode(t, 'current_load from conversations events', async (t, mode) =
   const u = carol.user_id as string
 
   let clock = Date.parse('2026-11-27T10:00:00.000Z')
-  const publish = async (type: string, data: object, scope = acme, at = new Date((clock += 1000)).toISOString()) => {
+  const tick = () => {
+    clock += 1000
+    return new Date(clock).toISOString()
+  }
+  const publish = async (type: string, data: object, scope = acme, at = tick()) => {
     const e = { ...newEnvelope({ type, ...scope, actor: conversations, data }), occurred_at: at }
     await svc.bus.publish(e.type, e)
     return e
