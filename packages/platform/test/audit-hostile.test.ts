@@ -6,9 +6,9 @@
 import { connect } from 'node:net'
 import { Type } from '@sinclair/typebox'
 import { signInternalPrincipal } from '@switchboard/auth'
-import { type AuditRecordData, PRINCIPAL_HEADER, type Principal } from '@switchboard/contracts'
+import { type AuditRecordData, PRINCIPAL_HEADER } from '@switchboard/contracts'
 import { createMemoryBus, type Delivery } from '@switchboard/events'
-import { inEachStorageMode, storageFixture, waitFor } from '@switchboard/testing'
+import { inEachStorageMode, storageFixture, testPrincipal, waitFor } from '@switchboard/testing'
 import type { Kysely } from 'kysely'
 import t from 'tap'
 import {
@@ -58,18 +58,7 @@ const slowRoutes: RouteModule<ServiceContext<ServiceBaseConfig, Db>> = async (ap
   app.post('/api/slow-things', { schema: { body: Body } }, async () => ({ ok: true }))
 }
 
-const principal: Principal = {
-  user_id: 'u1',
-  kind: 'admin',
-  roles: ['admin'],
-  permissions: ['*'],
-  tenant_id: 'acme',
-  workspace_id: 'support',
-  session_id: 's1',
-  jti: 'j1',
-  token_tenant_id: 'acme',
-  token_workspace_id: 'support',
-}
+const principal = testPrincipal({ user_id: 'u1', session_id: 's1', jti: 'j1' })
 
 inEachStorageMode(t, 'audit of hostile writes', async (t, mode) => {
   const store = await storageFixture(t, mode, 'auhost')
