@@ -20,6 +20,7 @@ import { proxyPlugin } from './plugins/proxy.ts'
 import { rateLimitPlugin } from './plugins/rate-limit.ts'
 import { proxiedRoutes } from './plugins/routes.ts'
 import { upstreamReady } from './readiness.ts'
+import { consoleRoutes } from './routes/console.routes.ts'
 import { docsRoutes } from './routes/docs.routes.ts'
 import { opsRoutes } from './routes/ops.routes.ts'
 import { createServiceTable } from './routing/service-table.ts'
@@ -163,6 +164,7 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
   await app.register(opsRoutes, { config, tokenState, bus, audit, metrics }) // dead letters for `switchboard dlq --gateway`
   await app.register(docsRoutes, { upstreams: config.upstreams, dispatcher: http }) // /openapi.json, /docs
   await app.register(websocket.routes) // GET /api/v1/ws (class "optional")
+  await app.register(consoleRoutes, { dir: config.console_dir }) // the agent console: `/` and the SPA's routes
 
   // Started once the app is ready, not awaited there (Fastify bounds onReady by its plugin timeout): live at once,
   // ready when the token-state events are subscribed and the denylist is loaded. Retried step by step on failure.

@@ -1,9 +1,12 @@
+import { fileURLToPath } from 'node:url'
 import { type Static, Type } from '@sinclair/typebox'
 import { ACCESS_TTL_SECONDS, keyringFromEnv, SERVICE_TTL_MAX_SECONDS } from '@switchboard/auth'
 import { BusConfig, CacheConfig, parseConfig, secretFromEnv } from '@switchboard/platform'
 import { DEFAULT_RATE_LIMITS, RateLimitConfig } from './rate-limit-config.ts'
 
 export const DEFAULT_PORT = 8080
+/** the agent console's build (apps/console/dist), next to the gateway in the repository and in the image */
+export const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../apps/console/dist', import.meta.url))
 
 const Provider = Type.Object({ name: Type.String(), enabled: Type.Boolean(), api_key: Type.String() })
 
@@ -104,6 +107,8 @@ export const GatewayConfig = Type.Object({
     /** bytes queued towards a slow side before the other side stops being read (backpressure) */
     max_buffered_bytes: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   }),
+  /** the built agent console served at `/` (CONSOLE_DIR); without a build there, `/` answers 503 saying how */
+  console_dir: Type.String({ minLength: 1, default: DEFAULT_CONSOLE_DIR }),
   /** only read by the security baseline: a provider enabled without a key is a finding */
   providers: Type.Array(Provider, { default: [] }),
 })
@@ -230,6 +235,7 @@ export function loadConfig(env: Env): GatewayConfig {
       max_buffered_bytes: env.WS_MAX_BUFFERED_BYTES,
       max_messages_per_second: env.WS_MAX_MESSAGES_PER_SECOND,
     },
+    console_dir: env.CONSOLE_DIR || undefined,
     providers: providersFromEnv(env),
   }
   return parseConfig(GatewayConfig, raw)
