@@ -30,3 +30,13 @@ export type Principal = Static<typeof Principal>
 
 export const PRINCIPAL_HEADER = 'x-switchboard-principal'
 export const REQUEST_ID_HEADER = 'x-request-id'
+
+/**
+ * Browser sessions (docs/api.md §2 "Browser clients"): a request with `X-Switchboard-Client: browser` gets its
+ * refresh token in this HttpOnly cookie, scoped to the auth paths; the header is also the CSRF guard of the
+ * cookie's use (a cross-site form cannot send it, a cross-origin script needs a CORS preflight the gateway refuses).
+ */
+export const BROWSER_CLIENT_HEADER = 'x-switchboard-client'
+export const REFRESH_COOKIE = 'switchboard_refresh'
+/** Covers `/api/v1/auth/refresh` and `/api/v1/auth/logout`, the two routes that read the cookie. */
+export const REFRESH_COOKIE_PATH = '/api/v1/auth'

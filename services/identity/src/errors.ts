@@ -12,6 +12,14 @@ export const IdentityErrors = {
   InvalidRefreshToken: createError('IDENTITY_INVALID_REFRESH_TOKEN', 'refresh token is not valid: %s', 401),
   RefreshTokenReused: createError('IDENTITY_REFRESH_TOKEN_REUSED', 'refresh token was already used', 401),
   SessionNotActive: createError('IDENTITY_SESSION_NOT_ACTIVE', 'auth session is not active', 401),
+  // A refresh of an ended session (logout, revoke): the client is logged out, not holding a bad token.
+  SessionRevoked: createError('IDENTITY_SESSION_REVOKED', 'the auth session was revoked (logged out)', 401),
+  // The refresh cookie is used only by a request a cross-site form cannot make (docs/api.md §2 "Browser clients").
+  BrowserHeaderRequired: createError(
+    'IDENTITY_BROWSER_HEADER_REQUIRED',
+    'the refresh cookie is accepted only with the header X-Switchboard-Client: browser',
+    403,
+  ),
   ScopeRequired: createError('IDENTITY_SCOPE_REQUIRED', '%s', 400),
   ScopeSelectorConflict: createError('IDENTITY_SCOPE_SELECTOR_CONFLICT', '%s', 400),
   ScopeNotBound: createError('IDENTITY_SCOPE_NOT_BOUND', 'user has no binding in tenant/workspace %s', 403),

@@ -20,9 +20,17 @@ import {
 import { customerFacts, registeredFacts } from '../domain/event-facts.ts'
 import type { ClientInfo } from '../domain/fingerprint.ts'
 import { chooseBinding, type Selected } from '../domain/scope-selection.ts'
-import { issueTokenPair, newJti, principalKindOverride, refreshRefusal, verifyRefreshToken } from '../domain/tokens.ts'
+import {
+  issueTokenPair,
+  newJti,
+  principalKindOverride,
+  refreshRefusal,
+  SESSION_REVOKED,
+  verifyRefreshToken,
+} from '../domain/tokens.ts'
 import { IdentityErrors } from '../errors.ts'
-import type { LoginBody, RefreshBody, RegisterBody } from '../schemas/auth.schemas.ts'
+import { scopeChoices } from '../queries/scope-choices.queries.ts'
+import type { LoginBody, RegisterBody } from '../schemas/auth.schemas.ts'
 import { inEventScope } from './identity-tx.ts'
 import { publishSessionTokenState, publishUserTokenState, revokeSession } from './revocation.ts'
 import { admitScope, refusalError, scopeRefusal } from './scope-registry.ts'
@@ -132,12 +140,16 @@ export async function login(
   }
   if (!(await svc.passwords.verify(user.password_hash, body.password))) throw new IdentityErrors.InvalidCredentials()
   if (user.status !== USER_STATUS.active) throw new IdentityErrors.UserInactive()
-  const choice = chooseBinding(await usableBindings(svc, user, selected), selected, user.role, user.admin_tenant_id)
+  const usable = await usableBindings(svc, user, selected)
+  const choice = chooseBinding(usable, selected, user.role, user.admin_tenant_id)
   if (!choice.ok) {
     if (choice.reason === 'several') {
-      throw new IdentityErrors.ScopeRequired(
+      const err = new IdentityErrors.ScopeRequired(
         'body.tenant_id: the user has several tenant/workspace bindings; name one with tenant_id and workspace_id',
       )
+      // The chooser's list (docs/api.md §2): only now, after the password matched.
+      const named = usable.filter((b) => !selected.tenant_id || b.tenant_id === selected.tenant_id)
+      throw Object.assign(err, { scopes: await scopeChoices(svc.db, named) })
     }
     throw new IdentityErrors.ScopeNotBound(`${selected.tenant_id}/${selected.workspace_id || '*'}`)
   }
@@ -171,10 +183,10 @@ export async function login(
  * rows, and the session's token_version rises by compare-and-set, so an old refresh token (or the loser of
  * two concurrent refreshes) is refused as re-use.
  */
-export async function refresh(svc: IdentityService, caller: Caller, body: RefreshBody, client: ClientInfo) {
+export async function refresh(svc: IdentityService, caller: Caller, refreshToken: string, client: ClientInfo) {
   let claims: Awaited<ReturnType<typeof verifyRefreshToken>>
   try {
-    claims = await verifyRefreshToken(svc.keys, body.refresh_token, svc.config.jwt.refresh_ttl_seconds)
+    claims = await verifyRefreshToken(svc.keys, refreshToken, svc.config.jwt.refresh_ttl_seconds)
   } catch (err) {
     if (isTokenError(err)) throw new IdentityErrors.InvalidRefreshToken(err.message)
     throw err
@@ -218,6 +230,7 @@ export async function refresh(svc: IdentityService, caller: Caller, body: Refres
   })
   if ('refusal' in outcome) {
     if (outcome.refusal === 'reused') throw new IdentityErrors.RefreshTokenReused()
+    if (outcome.refusal === SESSION_REVOKED) throw new IdentityErrors.SessionRevoked()
     throw new IdentityErrors.InvalidRefreshToken(outcome.refusal)
   }
   return issueTokenPair(svc.keys, svc.config.jwt, { ...outcome, refreshJti })

@@ -34,7 +34,7 @@ function normalise(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   return a.kind() === 'ipv6' && (a as ipaddr.IPv6).isIPv4MappedAddress() ? (a as ipaddr.IPv6).toIPv4Address() : a
 }
 
-function trusted(ip: string, cidrs: readonly Cidr[]): boolean {
+export function trusted(ip: string, cidrs: readonly Cidr[]): boolean {
   const a = normalise(ip)
   if (!a) return false
   return cidrs.some(([range, bits]) => range.kind() === a.kind() && a.match(range, bits))

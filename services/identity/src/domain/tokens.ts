@@ -88,6 +88,9 @@ export function verifyRefreshToken(keys: Keyring, token: string, maxLifetimeSeco
   return verifyToken(keys, token, { expectedUse: 'refresh', maxLifetimeSeconds })
 }
 
+/** The refusal of an ended session's refresh: its own code, IDENTITY_SESSION_REVOKED (the client is logged out). */
+export const SESSION_REVOKED = 'auth session is revoked'
+
 /**
  * Token acceptance (docs/api.md §2) for a refresh token against the database state: user active, token_version,
  * not before token_valid_after, session active and at this version, jti not denied. Returns the refusal reason,
@@ -106,7 +109,7 @@ export function refreshRefusal(
   if (user.token_valid_after && claims.iat * 1000 < Date.parse(user.token_valid_after)) {
     return 'token was issued before the user revoke'
   }
-  if (session.status !== 'active') return 'auth session is revoked'
+  if (session.status !== 'active') return SESSION_REVOKED
   if (claims.session_token_version < Number(session.token_version) || claims.jti !== session.refresh_jti)
     return 'reused'
   if (claims.session_token_version !== Number(session.token_version)) return 'session version mismatch'

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { BoundedList, Nullable } from '@switchboard/contracts'
+import { BoundedList, ErrorBody, Nullable } from '@switchboard/contracts'
 
 const Slug = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$' })
 
@@ -25,7 +25,8 @@ export const LoginBody = Type.Object({
 })
 export type LoginBody = Static<typeof LoginBody>
 
-export const RefreshBody = Type.Object({ refresh_token: Type.String({ minLength: 1, maxLength: 8192 }) })
+/** Also the logout body. Absent for a browser, whose refresh token is the cookie (docs/api.md §2 "Browser clients"). */
+export const RefreshBody = Type.Object({ refresh_token: Type.Optional(Type.String({ minLength: 1, maxLength: 8192 })) })
 export type RefreshBody = Static<typeof RefreshBody>
 
 export const UserView = Type.Object({
@@ -52,7 +53,8 @@ export const MeView = Type.Composite([
 export const TokenResponse = Type.Object({
   token: Type.String(),
   expires_in: Type.Integer(),
-  refresh_token: Type.String(),
+  /** absent in cookie mode: the browser's refresh token is the HttpOnly cookie */
+  refresh_token: Type.Optional(Type.String()),
   refresh_expires_in: Type.Integer(),
   token_type: Type.Literal('Bearer'),
   user: UserView,
@@ -103,3 +105,20 @@ export const LogoutOthersResponse = Type.Object({
   current_session_id: Type.String(),
   count: Type.Integer(),
 })
+
+/** One scope of the login chooser (`scopes` of a 400 `IDENTITY_SCOPE_REQUIRED`). */
+export const ScopeChoice = Type.Object({
+  tenant_id: Type.String(),
+  workspace_id: Type.String(),
+  tenant_name: Type.String(),
+  workspace_name: Type.String(),
+  kind: Type.Union([Type.Literal('agent'), Type.Literal('customer')]),
+})
+
+/** Login's 400: the error body, plus the scopes to choose from when the password matched and a scope is needed. */
+export type ScopeChoice = Static<typeof ScopeChoice>
+
+export const LoginBadRequest = Type.Composite([
+  ErrorBody,
+  Type.Object({ scopes: Type.Optional(Type.Array(ScopeChoice)) }),
+])
