@@ -131,6 +131,7 @@ t.test("the router's class patterns agree with packages/auth routeClass()", asyn
     '/api/v1/auth/login',
     '/api/v1/auth/register',
     '/api/v1/auth/refresh',
+    '/api/v1/auth/logout',
     '/api/v1/auth/set-password',
     '/api/v1/auth/sessions',
     '/api/v1/auth/sessions/logout-current',

@@ -1,5 +1,11 @@
 import { signInternalPrincipal } from '@switchboard/auth'
-import { PRINCIPAL_HEADER, type Principal, REQUEST_ID_HEADER } from '@switchboard/contracts'
+import {
+  PRINCIPAL_HEADER,
+  type Principal,
+  REFRESH_COOKIE,
+  REFRESH_COOKIE_PATH,
+  REQUEST_ID_HEADER,
+} from '@switchboard/contracts'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { LRUCache } from 'lru-cache'
@@ -31,6 +37,8 @@ const NOT_FORWARDED = new Set([
   'forwarded',
   'cookie',
 ])
+/** identity's routes that read the browser's refresh cookie */
+const COOKIE_READERS = new Set([`${REFRESH_COOKIE_PATH}/refresh`, `${REFRESH_COOKIE_PATH}/logout`])
 /** Also not copied back: Node dates the answer itself, and the gateway already set the (same) request id. */
 const NOT_RETURNED = new Set([...HOP_BY_HOP, 'date', REQUEST_ID_HEADER])
 /**
@@ -66,6 +74,22 @@ function connectionListed(value: string | string[] | undefined): Set<string> | u
   return names.length ? new Set(names) : undefined
 }
 
+/**
+ * Cookies are not credentials anywhere in the fleet, except the browser's refresh cookie at identity's auth routes
+ * (docs/api.md §2 "Browser clients"): that one pair goes upstream to the two routes that read it (the browser sends
+ * it to all of REFRESH_COOKIE_PATH), and nothing else of the Cookie header.
+ */
+function refreshCookieFor(request: FastifyRequest): string | undefined {
+  if (!COOKIE_READERS.has(request.url.split('?', 1)[0] ?? '')) return undefined
+  const given = request.headers.cookie
+  if (!given) return undefined
+  for (const pair of given.split(';')) {
+    const eq = pair.indexOf('=')
+    if (eq > 0 && pair.slice(0, eq).trim() === REFRESH_COOKIE) return pair.trim()
+  }
+  return undefined
+}
+
 function forwardedHeaders(request: FastifyRequest): Headers {
   const given = request.headers
   const listed = connectionListed(given.connection)
@@ -74,6 +98,8 @@ function forwardedHeaders(request: FastifyRequest): Headers {
     if (NOT_FORWARDED.has(name) || listed?.has(name)) continue
     out[name] = given[name]
   }
+  const cookie = refreshCookieFor(request)
+  if (cookie) out.cookie = cookie
   return out
 }
 

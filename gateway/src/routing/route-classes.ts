@@ -16,6 +16,7 @@ export const CLASS_PATTERNS: Record<RouteClass, readonly string[]> = {
     '/api/v1/auth/login',
     '/api/v1/auth/register',
     '/api/v1/auth/refresh',
+    '/api/v1/auth/logout',
     '/api/v1/auth/set-password',
   ],
   authenticated: ['/api/v1/auth/*'],

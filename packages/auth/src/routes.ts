@@ -20,6 +20,7 @@ const ANONYMOUS_EXACT = new Set([
   '/api/v1/auth/register',
   '/api/v1/auth/login',
   '/api/v1/auth/refresh',
+  '/api/v1/auth/logout',
   '/api/v1/auth/set-password',
 ])
 

@@ -103,6 +103,7 @@ t.test('route classes', async (t) => {
     ['/api/v1/auth/login', 'anonymous'],
     ['/api/v1/auth/register', 'anonymous'],
     ['/api/v1/auth/refresh', 'anonymous'],
+    ['/api/v1/auth/logout', 'anonymous'],
     ['/api/v1/auth/sessions', 'authenticated'],
     ['/api/v1/auth/me', 'authenticated'],
     ['/api/v1/auth/login/x', 'authenticated'],
