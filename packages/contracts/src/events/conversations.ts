@@ -4,6 +4,13 @@ import { Nullable } from '../common.ts'
 export const SESSION_STATUSES = ['active', 'waiting_human', 'transferred', 'closed'] as const
 export const MESSAGE_SENDERS = ['customer', 'agent', 'ai', 'system'] as const
 export const MESSAGE_KINDS = ['text', 'image', 'file', 'system'] as const
+/**
+ * Who may see a message: `public` — everyone in the session (customer, visitor, staff, the AI); `internal` — an
+ * internal note, staff only: never a customer's or visitor's socket or read, never the AI's input, never counted as
+ * a reply by statistics.
+ */
+export const MESSAGE_VISIBILITIES = ['public', 'internal'] as const
+export type MessageVisibility = (typeof MESSAGE_VISIBILITIES)[number]
 
 /**
  * What every session event carries: enough for a hub to push a frame and for statistics to count without
@@ -39,6 +46,11 @@ export const MessageFacts = Type.Object({
    * what lets a reader of these events (the realtime hub) resume after a message id without a gap or a duplicate
    */
   seq: Type.Integer({ minimum: 1 }),
+  /**
+   * `internal` for a staff-only note (readers that serve customers or answer them drop it); absent on events written
+   * before the field existed, which are all `public`
+   */
+  visibility: Type.Optional(Type.Union(MESSAGE_VISIBILITIES.map((v) => Type.Literal(v)))),
   /** the session as the message left it: who handles it, and whether a human does */
   session_status: Type.Union(SESSION_STATUSES.map((s) => Type.Literal(s))),
   agent_id: Nullable(Type.String()),

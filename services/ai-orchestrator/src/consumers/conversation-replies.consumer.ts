@@ -14,9 +14,16 @@ export const CONVERSATION_REPLIES_CONSUMER = 'ai-conversation-replies'
 
 type MessageFacts = Static<typeof ConversationEvents.messageCreated.data>
 
-/** A customer's message in a session no human handles (active, no agent): the AI's to answer. */
+/**
+ * A customer's public message in a session no human handles (active, no agent): the AI's to answer. An internal
+ * note (staff only) is never its input, whoever wrote it.
+ */
 export const aiAnswers = (m: MessageFacts) =>
-  m.sender === 'customer' && m.agent_id === null && m.session_status === 'active' && m.kind === 'text'
+  m.sender === 'customer' &&
+  (m.visibility ?? 'public') === 'public' &&
+  m.agent_id === null &&
+  m.session_status === 'active' &&
+  m.kind === 'text'
 
 /**
  * AI replies in conversations (issue 11 §6), when AI_REPLIES_ENABLED. A customer message in a session no human handles is answered by the

@@ -118,11 +118,28 @@ inEachStorageMode(t, 'AI replies: answered once, handed over, recovered after a 
   // an agent's message, or one in a session a human handles: not the AI's
   await publish(svc, ConversationEvents.messageCreated, { ...message('m4', 'hello'), agent_id: 'agent-1' }, ACME)
   await publish(svc, ConversationEvents.messageCreated, { ...message('m5', 'hello'), sender: 'agent' as const }, ACME)
+  // an internal note is never the AI's input: an agent's, or any other sender's
+  const note = { visibility: 'internal' as const }
+  await publish(
+    svc,
+    ConversationEvents.messageCreated,
+    { ...message('m7', 'hello'), ...note, sender: 'agent' as const },
+    ACME,
+  )
+  await publish(svc, ConversationEvents.messageCreated, { ...message('m8', 'when are refunds paid'), ...note }, ACME)
   await publish(svc, ConversationEvents.messageCreated, message('m6', 'I want a human'), ACME)
   await settled('m6')
   t.notOk(
-    conv.posted.some((p) => ['m4', 'm5'].includes(p.body.metadata.in_reply_to)),
+    conv.posted.some((p) => ['m4', 'm5', 'm7', 'm8'].includes(p.body.metadata.in_reply_to)),
     'left to the humans',
+  )
+  t.notOk(
+    await svc.db
+      .selectFrom('ai_replies')
+      .select('message_id')
+      .where('message_id', 'in', ['m7', 'm8'])
+      .executeTakeFirst(),
+    'a note is not even claimed',
   )
 })
 

@@ -12,6 +12,8 @@ export interface NewMessage {
   kind?: Message['kind']
   content: string
   metadata?: Record<string, unknown>
+  /** `internal` for a staff note (README "Internal notes"); public by default */
+  visibility?: Message['visibility']
 }
 
 /**
@@ -28,6 +30,18 @@ export async function appendMessage(
   session: SessionRow,
   input: NewMessage,
 ): Promise<Message> {
+  const created_at = nowIso()
+  const counted = await tx.db
+    .updateTable('sessions')
+    .set((eb) => ({
+      message_count: eb('message_count', '+', 1),
+      last_message_at: created_at,
+      updated_at: created_at,
+    }))
+    .where('id', '=', session.id)
+    .returning('message_count')
+    .executeTakeFirstOrThrow()
+  const seq = Number(counted.message_count)
   const message: Message = {
     id: newId(),
     session_id: session.id,
@@ -36,26 +50,17 @@ export async function appendMessage(
     kind: input.kind ?? (input.sender === 'system' ? 'system' : 'text'),
     content: input.content,
     metadata: input.metadata ?? {},
-    created_at: nowIso(),
+    visibility: input.visibility ?? 'public',
+    seq,
+    created_at,
   }
-  const counted = await tx.db
-    .updateTable('sessions')
-    .set((eb) => ({
-      message_count: eb('message_count', '+', 1),
-      last_message_at: message.created_at,
-      updated_at: message.created_at,
-    }))
-    .where('id', '=', session.id)
-    .returning('message_count')
-    .executeTakeFirstOrThrow()
-  const seq = Number(counted.message_count)
-  await insertMessage(tx.db, message, seq, session)
+  await insertMessage(tx.db, message, session)
   session.message_count = seq
   session.last_message_at = message.created_at
-  // `seq` travels with the event (the message DTO does not carry it): readers resume and de-duplicate by it
+  // `seq` travels with the event: readers resume and de-duplicate by it; `visibility` tells them who may see it
   await tx.emit(
     ConversationEvents.messageCreated,
-    messageFacts(message, seq, { status: session.status as Session['status'], agent_id: session.agent_id }),
+    messageFacts(message, { status: session.status as Session['status'], agent_id: session.agent_id }),
     scopeOfSession(session),
   )
   return message

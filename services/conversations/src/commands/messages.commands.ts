@@ -11,7 +11,7 @@ import { ConversationErrors } from '../errors.ts'
 import type { InternalMessageBody, InternalMessageResult } from '../schemas/internal.schemas.ts'
 import type { PostMessageBody } from '../schemas/messages.schemas.ts'
 import type { Message, Session } from '../schemas/sessions.schemas.ts'
-import { joinRole, mayPost, type Party } from './access.ts'
+import { joinRole, mayPost, mayRead, type Party } from './access.ts'
 import { appendMessage } from './append-message.ts'
 import { lockSession } from './load-session.ts'
 
@@ -34,7 +34,8 @@ export interface Posted {
 
 /**
  * An agent's reply (`POST /api/omni/sessions/:id/messages`): only in a session assigned to them unless they
- * supervise (admins and services may always); never in a closed one.
+ * supervise (admins and services may always); never in a closed one. With `internal: true` a note instead
+ * (README "Internal notes"): staff only, by any agent of the scope, closed sessions included.
  */
 export function postAgentMessage(
   svc: ConversationsService,
@@ -42,17 +43,25 @@ export function postAgentMessage(
   id: string,
   body: PostMessageBody,
 ): Promise<Posted> {
-  checkMessage(svc, { sender: 'agent', ...body })
+  const { internal, ...m } = body
+  checkMessage(svc, { sender: 'agent', ...m })
   return svc.transaction(caller, async (tx) => {
     const row = await lockSession(svc, tx, id)
-    if (!caller.principal || !mayPost(caller.principal, row)) throw new ConversationErrors.NotAssignedToYou(id)
-    if (admission('agent', row) !== 'post') throw new ConversationErrors.SessionClosed(id)
+    if (!caller.principal) throw new ConversationErrors.NotAssignedToYou(id)
+    if (internal === true) {
+      // a note is for colleagues: any staff of the scope may leave one, in a closed session too (a wrap-up)
+      if (!mayRead(caller.principal)) throw new ConversationErrors.SessionNotFound(id)
+    } else {
+      if (!mayPost(caller.principal, row)) throw new ConversationErrors.NotAssignedToYou(id)
+      if (admission('agent', row) !== 'post') throw new ConversationErrors.SessionClosed(id)
+    }
     const message = await appendMessage(tx, row, {
       sender: 'agent',
       sender_id: caller.actor.user_id,
-      kind: body.kind,
-      content: body.content,
-      metadata: body.metadata,
+      kind: m.kind,
+      content: m.content,
+      metadata: m.metadata,
+      visibility: internal === true ? 'internal' : 'public',
     })
     return { session: toSession(row), message }
   })

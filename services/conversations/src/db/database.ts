@@ -31,6 +31,8 @@ export interface MessagesTable {
   seq: number
   tenant_id: string
   workspace_id: string
+  /** `public` or `internal` (a staff-only note; migration 0030, whose default makes every older row public) */
+  visibility: ColumnType<string, string | undefined, string>
   sender: string
   sender_id: string | null
   kind: string

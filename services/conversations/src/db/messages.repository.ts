@@ -14,6 +14,8 @@ export function toMessage(row: Selectable<MessagesTable>): Message {
     kind: row.kind as Message['kind'],
     content: row.content,
     metadata: fromJson<Record<string, unknown>>(row.metadata, {}),
+    visibility: row.visibility === 'internal' ? 'internal' : 'public',
+    seq: Number(row.seq),
     created_at: row.created_at,
   }
 }
@@ -25,14 +27,12 @@ export function toMessage(row: Selectable<MessagesTable>): Message {
 export async function insertMessage(
   db: Db,
   m: Message,
-  seq: number,
   scope: { tenant_id: string; workspace_id: string },
 ): Promise<void> {
   await db
     .insertInto('messages')
     .values({
       ...m,
-      seq,
       metadata: toJson(m.metadata) ?? '{}',
       tenant_id: scope.tenant_id,
       workspace_id: scope.workspace_id,
@@ -40,14 +40,22 @@ export async function insertMessage(
     .execute()
 }
 
-/** The position of message `id` in the session, or undefined when the session has no such message. */
-export async function messageSeq(db: Db, sessionId: string, id: string): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('messages')
-    .select('seq')
-    .where('id', '=', id)
-    .where('session_id', '=', sessionId)
-    .executeTakeFirst()
+/**
+ * Which messages a reader sees: `all` for staff, `public` for everyone else (a customer, a visitor, the AI) — an
+ * internal note is not there for them, not even as a cursor.
+ */
+export type Audience = 'all' | 'public'
+
+/** The position of message `id` in the session, or undefined when the session has no such message (for `audience`). */
+export async function messageSeq(
+  db: Db,
+  sessionId: string,
+  id: string,
+  audience: Audience = 'public',
+): Promise<number | undefined> {
+  let q = db.selectFrom('messages').select('seq').where('id', '=', id).where('session_id', '=', sessionId)
+  if (audience === 'public') q = q.where('visibility', '=', 'public')
+  const row = await q.executeTakeFirst()
   return row === undefined ? undefined : Number(row.seq)
 }
 
@@ -60,8 +68,10 @@ export async function listMessages(
   db: Db,
   sessionId: string,
   page: { before?: number; after?: number; limit: number },
+  audience: Audience = 'public',
 ): Promise<Message[]> {
   let q = db.selectFrom('messages').selectAll().where('session_id', '=', sessionId)
+  if (audience === 'public') q = q.where('visibility', '=', 'public')
   if (page.after !== undefined) {
     const rows = await q.where('seq', '>', page.after).orderBy('seq', 'asc').limit(page.limit).execute()
     return rows.map(toMessage)

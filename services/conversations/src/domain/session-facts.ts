@@ -20,11 +20,7 @@ export function sessionFacts(s: Session): Static<typeof SessionFacts> {
 }
 
 /** What `conversations.message.created` carries: the message, its position in the session, the session as it left it. */
-export function messageFacts(
-  m: Message,
-  seq: number,
-  s: Pick<Session, 'status' | 'agent_id'>,
-): Static<typeof MessageFacts> {
+export function messageFacts(m: Message, s: Pick<Session, 'status' | 'agent_id'>): Static<typeof MessageFacts> {
   return {
     message_id: m.id,
     session_id: m.session_id,
@@ -34,7 +30,8 @@ export function messageFacts(
     content: m.content,
     metadata: m.metadata,
     created_at: m.created_at,
-    seq,
+    seq: m.seq,
+    visibility: m.visibility,
     session_status: s.status,
     agent_id: s.agent_id,
   }

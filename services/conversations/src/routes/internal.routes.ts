@@ -11,7 +11,7 @@ import {
   InternalMessageResult,
   InternalSessionBody,
 } from '../schemas/internal.schemas.ts'
-import { MessageList, MessagesQuery } from '../schemas/messages.schemas.ts'
+import { InternalMessagesQuery, MessageList } from '../schemas/messages.schemas.ts'
 import { Session, SessionParams } from '../schemas/sessions.schemas.ts'
 import { readableSession, sessionMessages } from './session-reads.ts'
 
@@ -98,13 +98,15 @@ export const internalRoutes: RouteModule<ConversationsService> = async (app, svc
       schema: {
         hide: true,
         params: SessionParams,
-        querystring: MessagesQuery,
+        querystring: InternalMessagesQuery,
         response: { 200: MessageList, ...errors(400, 404) },
       },
     },
     async (request) => {
       const row = await readableSession(svc.db, request.params.id, scopeOf(request))
-      return sessionMessages(svc.db, row.id, request.query)
+      const { visibility, ...page } = request.query
+      // notes only when asked for: the hub asks for them for a console's socket, never for a customer's or visitor's
+      return sessionMessages(svc.db, row.id, page, visibility === 'all' ? 'all' : 'public')
     },
   )
 }

@@ -1,7 +1,7 @@
 import { CommonErrors, type Scope } from '@switchboard/platform'
 import type { Kysely } from 'kysely'
 import type { ConversationsDatabase } from '../db/database.ts'
-import { listMessages, messageSeq } from '../db/messages.repository.ts'
+import { type Audience, listMessages, messageSeq } from '../db/messages.repository.ts'
 import { findSessionRow, type SessionRow } from '../db/sessions.repository.ts'
 import { ConversationErrors } from '../errors.ts'
 import type { MessageList, MessagesQuery } from '../schemas/messages.schemas.ts'
@@ -18,23 +18,32 @@ export async function readableSession(db: Db, id: string, scope: Scope): Promise
 }
 
 /** A cursor (a message id) as its position in the session; an id the session does not hold is a 400 naming it. */
-async function cursor(db: Db, sessionId: string, name: 'before' | 'after', id: string | undefined) {
+async function cursor(db: Db, sessionId: string, name: 'before' | 'after', id: string | undefined, who: Audience) {
   if (id === undefined) return undefined
-  const seq = await messageSeq(db, sessionId, id)
+  const seq = await messageSeq(db, sessionId, id, who)
   if (seq === undefined) throw new ConversationErrors.QueryField(name, `no message ${id} in this session`)
   return seq
 }
 
-/** A page of a session's messages, oldest first, as a bounded list. */
-export async function sessionMessages(db: Db, sessionId: string, q: MessagesQuery): Promise<MessageList> {
+/**
+ * A page of a session's messages, oldest first, as a bounded list. `who`: `all` for staff (notes included),
+ * `public` for anyone else — a note is neither listed nor taken as a cursor (400, as an id the session lacks).
+ */
+export async function sessionMessages(
+  db: Db,
+  sessionId: string,
+  q: MessagesQuery,
+  who: Audience,
+): Promise<MessageList> {
   // one cursor at a time: "after" is what a client missed, "before" scrolls back
   if (q.before !== undefined && q.after !== undefined) {
     throw new CommonErrors.BadRequest('querystring: before and after cannot be combined')
   }
-  const items = await listMessages(db, sessionId, {
-    before: await cursor(db, sessionId, 'before', q.before),
-    after: await cursor(db, sessionId, 'after', q.after),
+  const page = {
+    before: await cursor(db, sessionId, 'before', q.before, who),
+    after: await cursor(db, sessionId, 'after', q.after, who),
     limit: q.limit,
-  })
+  }
+  const items = await listMessages(db, sessionId, page, who)
   return { count: items.length, items }
 }

@@ -83,7 +83,8 @@ export const sessionRoutes: RouteModule<ConversationsService> = async (app, svc)
     },
     async (request) => {
       const row = await readable(request.params.id, request)
-      return sessionMessages(svc.db, row.id, request.query)
+      // only staff read here (readable): notes included
+      return sessionMessages(svc.db, row.id, request.query, 'all')
     },
   )
 
@@ -99,6 +100,7 @@ export const sessionRoutes: RouteModule<ConversationsService> = async (app, svc)
     },
     async (request, reply) => {
       const { message } = await postAgentMessage(svc, callerOf(request), request.params.id, request.body)
+      // a note is audited as such: same action (workspace.messages), its visibility in the record's after
       request.audit = { ...request.audit, resource_id: request.params.id, after: message }
       return reply.code(201).send(message)
     },

@@ -27,6 +27,12 @@ export const PostMessageBody = Type.Object(
     content: MessageContent,
     kind: Type.Optional(WrittenKind),
     metadata: Type.Optional(MessageMetadata),
+    internal: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: an internal note, seen by staff only (any agent of the scope may write one, in a closed session too)',
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -48,6 +54,18 @@ export const MessagesQuery = Type.Object({
   after: Type.Optional(MessageId),
 })
 export type MessagesQuery = Static<typeof MessagesQuery>
+
+/**
+ * `/internal/sessions/:id/messages`: `visibility=all` adds internal notes (the hub asks for them for staff sockets
+ * only); `public`, the default, is what a customer, a visitor or the AI may see.
+ */
+export const InternalMessagesQuery = Type.Composite([
+  MessagesQuery,
+  Type.Object({
+    visibility: Type.Optional(Type.Union([Type.Literal('public'), Type.Literal('all')], { default: 'public' })),
+  }),
+])
+export type InternalMessagesQuery = Static<typeof InternalMessagesQuery>
 
 /** A bounded list (`limit` ≤ 200), oldest first: `{count, items}` (docs/api.md §7). */
 export const MessageList = BoundedList(Message)

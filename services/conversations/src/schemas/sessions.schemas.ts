@@ -1,5 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { MESSAGE_KINDS, MESSAGE_SENDERS, Nullable, SESSION_STATUSES, Timestamp } from '@switchboard/contracts'
+import {
+  MESSAGE_KINDS,
+  MESSAGE_SENDERS,
+  MESSAGE_VISIBILITIES,
+  Nullable,
+  SESSION_STATUSES,
+  Timestamp,
+} from '@switchboard/contracts'
 import { Paginated } from '@switchboard/platform'
 
 export const SessionStatus = Type.Union(SESSION_STATUSES.map((s) => Type.Literal(s)))
@@ -56,6 +63,10 @@ export const Message = Type.Object({
   kind: Type.Union(MESSAGE_KINDS.map((k) => Type.Literal(k))),
   content: Type.String(),
   metadata: Type.Record(Type.String(), Type.Unknown()),
+  /** `internal`: a note, seen by staff only (README "Internal notes") */
+  visibility: Type.Union(MESSAGE_VISIBILITIES.map((v) => Type.Literal(v))),
+  /** the message's position in its session (1, 2, …; a note takes one too, so a customer's list has holes) */
+  seq: Type.Integer({ minimum: 1 }),
   created_at: Timestamp,
 })
 export type Message = Static<typeof Message>

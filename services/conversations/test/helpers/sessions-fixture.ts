@@ -24,8 +24,8 @@ const admin = principal({
 const hub = servicePrincipal()
 
 /** A conversations app with four seeded agents, the callers' headers, request helpers and a session maker. */
-export async function sessionsFixture(t: Test, mode: StorageMode) {
-  const { app, svc } = await conversationsApp(t, mode)
+export async function sessionsFixture(t: Test, mode: StorageMode, opts: Parameters<typeof conversationsApp>[2] = {}) {
+  const { app, svc } = await conversationsApp(t, mode, opts)
   const h = {
     agent: await as(agent),
     agent2: await as(agent2),

@@ -36,6 +36,8 @@ export const TextMessageData = Type.Union([
   Type.Object({
     content: Type.String({ minLength: 1 }),
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    /** from a console: an internal note, staff only (a customer's or visitor's socket is refused, 403) */
+    internal: Type.Optional(Type.Boolean()),
   }),
 ])
 export const TransferRequestData = Type.Union([

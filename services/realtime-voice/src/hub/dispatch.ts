@@ -34,12 +34,16 @@ export async function handleFrame(h: HubContext, c: Client, f: ParsedFrame, sign
   }
 }
 
-const text = (d: string | { content: string; metadata?: Record<string, unknown> }) =>
+type TextData = string | { content: string; metadata?: Record<string, unknown>; internal?: boolean }
+
+const text = (d: TextData) =>
   typeof d === 'string'
     ? { content: d }
     : d.metadata
       ? { content: d.content, metadata: d.metadata }
       : { content: d.content }
+
+const isNote = (d: TextData) => typeof d !== 'string' && d.internal === true
 
 async function dispatch(h: HubContext, c: Client, f: ParsedFrame, signalsOver: () => boolean) {
   switch (f.type) {
@@ -53,8 +57,14 @@ async function dispatch(h: HubContext, c: Client, f: ParsedFrame, signalsOver: (
     case 'leave':
       return leave(h, c, f.data.session_id ?? f.session_id ?? c.current)
     case 'text-message':
-      if (c.mode === 'visitor' || c.mode === 'customer') return customerMessage(h, c, f.session_id, text(f.data))
-      if (c.mode === 'console') return agentMessage(h, c, f.session_id, text(f.data))
+      if (c.mode === 'visitor' || c.mode === 'customer') {
+        // a note is staff's: refused rather than posted for everyone to read
+        if (isNote(f.data)) throw refused('REALTIME_FRAME_NOT_ALLOWED', 'only a console writes internal notes', 403)
+        return customerMessage(h, c, f.session_id, text(f.data))
+      }
+      if (c.mode === 'console') {
+        return agentMessage(h, c, f.session_id, isNote(f.data) ? { ...text(f.data), internal: true } : text(f.data))
+      }
       throw notAllowed(c, f.type)
     case 'transfer-request':
       if (c.mode !== 'visitor' && c.mode !== 'customer') throw notAllowed(c, f.type)

@@ -10,6 +10,8 @@ export interface OutFrame {
   session_id: string | null
   /** set on message frames: the position the per-socket de-duplication works on */
   seq?: number
+  /** an internal note's frame: only console and service sockets get it (registry `deliver`/`send`) */
+  staffOnly?: boolean
   /** the bytes on the wire, made by the first send and reused by the others (a fan-out sends one frame N times) */
   encoded?: Buffer
 }
@@ -51,6 +53,8 @@ export interface MessageLike {
   content: string
   metadata: Record<string, unknown>
   created_at: string
+  /** `internal`: a staff-only note; absent (an older conversations) means public */
+  visibility?: 'public' | 'internal' | undefined
 }
 
 /** The frame of a message: `data` has its id, its `seq`, who wrote it and what. */
@@ -66,10 +70,13 @@ export function messageFrame(m: MessageLike & ({ message_id: string } | { id: st
       kind: m.kind,
       content: m.content,
       metadata: m.metadata,
+      visibility: m.visibility ?? 'public',
       created_at: m.created_at,
     },
     m.session_id,
   )
   if (seq !== undefined) out.seq = seq
+  // anything but public is kept from customers: a value this hub does not know is treated as a note
+  if (m.visibility !== undefined && m.visibility !== 'public') out.staffOnly = true
   return out
 }

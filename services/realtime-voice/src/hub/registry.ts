@@ -191,9 +191,17 @@ export function deliver(c: Client, track: Track | undefined, f: OutFrame): void 
     track.buffer.push(f)
     return
   }
+  if (f.staffOnly && !isStaff(c)) {
+    // a note's position is passed over, so the customer's window stays closed up behind it (no gap held open)
+    if (track && f.seq !== undefined) track.sent.offer(f.seq)
+    return
+  }
   if (track && f.seq !== undefined && !track.sent.offer(f.seq)) return
   send(c, f)
 }
+
+/** Consoles (agents, supervisors, admins) and services see internal notes; customers and visitors never. */
+export const isStaff = (c: Pick<Client, 'mode'>) => c.mode === 'console' || c.mode === 'service'
 
 /**
  * A socket whose peer reads slower than its sessions talk (the gateway stops reading a client that does) holds
@@ -205,6 +213,8 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024
 /** Sends a frame as it is (answers to the socket's own frames: `pong`, `error`, `session`). */
 export function send(c: Client, f: OutFrame): void {
   if (c.closed || c.socket.readyState !== c.socket.OPEN) return
+  // the last door: whatever path a note's frame took, it never goes out on a customer's or visitor's socket
+  if (f.staffOnly && !isStaff(c)) return
   if (c.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
     c.closed = true
     c.socket.terminate()

@@ -2,12 +2,12 @@ import type { Scope } from '@switchboard/platform'
 import { SeqWindow } from '../domain/seq-window.ts'
 import { messageFrame } from './frames.ts'
 import type { HubContext } from './hub-context.ts'
-import { type Client, send, type Track } from './registry.ts'
+import { type Client, isStaff, send, type Track } from './registry.ts'
 import { RefusedError } from './upstream.ts'
 
 /** conversations' largest page */
 const PAGE = 200
-/** a resume sends at most this many missed messages, and counts at most this far back (50 pages each way) */
+/** a resume sends at most this many missed messages (50 pages) */
 const MAX_MESSAGES = 10_000
 
 /**
@@ -18,33 +18,30 @@ const MAX_MESSAGES = 10_000
  * committed after the history is read reaches the buffer. No duplicate: history frames carry their `seq`; the
  * window starts at the last of them, and buffered or late frames at or below it (or sent once) are dropped.
  *
- * conversations lists messages without their `seq` (only its events carry it), so the position of `after` is
- * counted: the messages before it, a page of 200 at a time (usually one call). Positions have no holes (1, 2, …
- * under the session's lock), so the history's seqs follow from it.
+ * What is read is what the socket may see: a customer's or visitor's resume asks conversations for public
+ * messages only, so an internal note is never in it (its position is a hole the window skips); a console's or
+ * service's asks for every message (`visibility=all`). Each message carries its `seq`. When nothing was missed
+ * the window starts at `after`'s own position: the session's latest message the socket may see, read *before*
+ * the messages after `after` — were it read after them, a message committed in between would be taken as sent.
  */
 export async function resume(h: HubContext, c: Client, track: Track, after: string, scope: Scope): Promise<void> {
   const sessionId = track.session.id
-  let before = 0
-  for (let cursor = after; ; ) {
-    const page = await h.api
-      .messages(sessionId, { before: cursor }, PAGE, scope)
-      .catch((err) => Promise.reject(cursor === after ? unknownPoint(err, after) : err))
-    before += page.length
-    if (page.length < PAGE) break
-    if (before >= MAX_MESSAGES) throw tooFar()
-    cursor = page[0]!.id
-  }
+  const visibility = isStaff(c) ? 'all' : 'public'
+  const latest = await h.api.messages(sessionId, {}, 1, scope, visibility)
   const missed = []
   for (let cursor = after; ; ) {
-    const page = await h.api.messages(sessionId, { after: cursor }, PAGE, scope)
+    const page = await h.api
+      .messages(sessionId, { after: cursor }, PAGE, scope, visibility)
+      .catch((err) => Promise.reject(cursor === after ? unknownPoint(err, after) : err))
     missed.push(...page)
     if (page.length < PAGE) break
     if (missed.length >= MAX_MESSAGES) throw tooFar()
     cursor = page[page.length - 1]!.id
   }
-  let seq = before + 1
-  for (const m of missed) send(c, messageFrame(m, ++seq))
-  track.sent = new SeqWindow(seq)
+  // nothing missed: `after` was the latest then (it exists, or the read above refused it), so it is `latest[0]`
+  const floor = missed.length > 0 ? missed[missed.length - 1]!.seq : latest[0]?.seq
+  for (const m of missed) send(c, messageFrame(m, m.seq))
+  track.sent = new SeqWindow(floor)
 }
 
 // Sending part of the history would leave a gap the client cannot see: it is told instead, and reloads.
@@ -56,7 +53,8 @@ const tooFar = () =>
   })
 
 // conversations' 400 names its own query parameter; the client is told in its own terms. It stays joined from now
-// (live frames flow), without the history it asked for.
+// (live frames flow), without the history it asked for. A customer naming a note's id is told the same: for it,
+// the session holds no such message.
 const unknownPoint = (err: unknown, after: string) =>
   err instanceof RefusedError && err.refusal.status === 400
     ? new RefusedError({

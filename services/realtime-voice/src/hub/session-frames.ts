@@ -157,12 +157,15 @@ async function startSession(
   }
 }
 
-/** `text-message` from a console: posted as the agent, so conversations applies its posting rule to them. */
+/**
+ * `text-message` from a console: posted as the agent, so conversations applies its posting rule to them; with
+ * `internal: true` a note (conversations' rule for notes: any staff of the scope).
+ */
 export async function agentMessage(
   h: HubContext,
   c: Client,
   sessionId: string | undefined,
-  m: { content: string; metadata?: Record<string, unknown> },
+  m: { content: string; metadata?: Record<string, unknown>; internal?: boolean },
 ): Promise<void> {
   const id = sessionId ?? c.current
   if (!id) throw refused('REALTIME_SESSION_REQUIRED', 'name the session (session_id) or join one first')

@@ -29,6 +29,10 @@ export interface UpstreamMessage {
   content: string
   metadata: Record<string, unknown>
   created_at: string
+  /** `internal`: a staff-only note (listed only when asked with `visibility=all`) */
+  visibility?: 'public' | 'internal'
+  /** its position in the session (absent from a conversations older than the field) */
+  seq?: number
 }
 
 export interface Refusal {
@@ -113,7 +117,7 @@ export function upstreamApi(clients: { conversations: ServiceClient; identity: S
     async postAgent(
       principal: Principal,
       sessionId: string,
-      m: { content: string; metadata?: Record<string, unknown> },
+      m: { content: string; metadata?: Record<string, unknown>; internal?: boolean },
     ) {
       const reply = await conversations.call('POST', `/api/omni/sessions/${path(sessionId)}/messages`, m, {
         as: principal,
@@ -131,9 +135,18 @@ export function upstreamApi(clients: { conversations: ServiceClient; identity: S
       return body<{ is_waiting: boolean; new_agent_id: string | null }>('conversations', reply)
     },
 
-    /** One page of a session's messages in posting order: the `limit` just before or just after a message id. */
-    async messages(sessionId: string, cursor: { before: string } | { after: string }, limit: number, scope: Scope) {
-      const q = new URLSearchParams({ ...cursor, limit: String(limit) })
+    /**
+     * One page of a session's messages in posting order: the `limit` just before or just after a message id, or
+     * the latest `limit` (no cursor). `visibility: 'all'` adds internal notes — asked only for a staff socket.
+     */
+    async messages(
+      sessionId: string,
+      cursor: { before: string } | { after: string } | Record<string, never>,
+      limit: number,
+      scope: Scope,
+      visibility: 'public' | 'all' = 'public',
+    ) {
+      const q = new URLSearchParams({ ...cursor, limit: String(limit), visibility })
       const reply = await conversations.call('GET', `/internal/sessions/${path(sessionId)}/messages?${q}`, undefined, {
         scope,
       })

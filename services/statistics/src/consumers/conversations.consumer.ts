@@ -47,6 +47,8 @@ export const conversationsProjection: ConsumerDef<StatisticsService> = {
     const now = new Date().toISOString()
     if (!sessionOf) {
       const m = payload(C.messageCreated, envelope.data)
+      // an internal note is staff talking among themselves, not conversation traffic: not counted
+      if (m.visibility === 'internal') return
       await countMessage(tx.db, scope, m.created_at, quarterHourOf(m.created_at))
       await bumpDaily(tx.db, dayOf(m.created_at), 'total_messages', now)
       return
