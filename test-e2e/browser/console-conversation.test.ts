@@ -1,0 +1,150 @@
+// The console's conversation view in a real browser (Debian's Chromium), against the embedded default: a
+// customer's words appear live, replies and typing reach the customer's socket (held by the test), typing comes
+// back, a transfer between two agents in two browser contexts is seen live, close, and axe finds no
+// serious or critical violation. Every wait is on a role, a text or a frame: no sleeps, no retries.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import t, { type Test } from 'tap'
+import { login } from '../harness/auth.ts'
+import { type Agent, conversationsKit, must } from '../harness/conversations-kit.ts'
+import { type Frame, openSocket, type RealtimeSocket } from '../harness/realtime-kit.ts'
+import { startSystem } from '../harness/system.ts'
+
+const WAIT_MS = 20_000
+
+const system = await startSystem('embedded', {})
+t.teardown(() => system.close())
+const browser: Browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+})
+t.teardown(() => browser.close())
+
+const kit = await conversationsKit(system)
+const scope = kit.freshScope('cv')
+const alice = await kit.agent(scope, 'alice', { online: true })
+const bob = await kit.agent(scope, 'bob', { online: true })
+await kit.onlineAgents(scope, 2)
+const carol = await kit.customer(scope, 'carol')
+const carolToken = (await login(kit.api, carol.username, carol.password)).token
+
+/** A conversation Carol started on her own socket, assigned to `agent`: the socket and the session id. */
+async function conversation(t: Test, first: string, agent: Agent): Promise<{ customer: RealtimeSocket; id: string }> {
+  const customer = await openSocket(system.url, { token: carolToken, via: 'protocol' }, t)
+  customer.send({ type: 'text-message', data: first })
+  const id = (await customer.next('session')).data.session_id as string
+  must(
+    await kit.api.post(`/api/omni/sessions/${id}/assign`, { agent_id: agent.user_id }, kit.svc(scope)),
+    200,
+    'assign',
+  )
+  return { customer, id }
+}
+
+/** A fresh context, logged in as `agent` through the login page, on the conversation's page, connected. */
+async function openConsole(t: Test, agent: Agent, id: string): Promise<Page> {
+  const context: BrowserContext = await browser.newContext({ baseURL: system.url })
+  t.teardown(() => context.close())
+  const page = await context.newPage()
+  await page.goto(`/conversations/${id}`)
+  await page.getByLabel('Username').fill(agent.username)
+  await page.getByLabel('Password').fill(agent.password)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await page.getByRole('status', { name: 'Connection' }).filter({ hasText: 'Connected' }).waitFor({ timeout: WAIT_MS })
+  await page.getByRole('log', { name: 'Messages' }).waitFor({ timeout: WAIT_MS })
+  return page
+}
+
+const thread = (page: Page) => page.getByRole('log', { name: 'Messages' })
+const says = (content: string) => (f: Frame) => f.data?.content === content
+
+t.test('a customer message appears live; a reply and typing reach the customer; typing comes back', async (t) => {
+  const { customer, id } = await conversation(t, 'Where is my parcel 4711?', alice)
+  const page = await openConsole(t, alice, id)
+  await thread(page).getByText('Where is my parcel 4711?').waitFor({ timeout: WAIT_MS })
+
+  customer.send({ type: 'text-message', data: 'It was due on Monday.' })
+  await thread(page).getByText('It was due on Monday.').waitFor({ timeout: WAIT_MS })
+  t.pass('the customer message appeared live in the view')
+
+  // the agent types: the customer sees it (and the console's socket, which sent it after its join, is in the session)
+  await page.getByRole('textbox', { name: 'Message' }).fill('Let me check')
+  const typing = await customer.next('typing', { timeoutMs: WAIT_MS })
+  t.match(typing.data, { state: 'start', from: { kind: 'console' } }, 'the agent typing reaches the customer')
+
+  customer.send({ type: 'typing', data: { state: 'start' } })
+  await page.getByRole('status').filter({ hasText: 'The customer is typing…' }).waitFor({ timeout: WAIT_MS })
+  t.pass('the customer typing shows in the view')
+
+  await page.getByRole('textbox', { name: 'Message' }).fill('Your parcel leaves the depot today.')
+  await page.getByRole('button', { name: 'Send' }).click()
+  const reply = await customer.take(says('Your parcel leaves the depot today.'), 'the reply', WAIT_MS)
+  t.equal(reply.type, 'agent-message', 'the reply reaches the customer socket as an agent message')
+  await thread(page).getByText('Your parcel leaves the depot today.').waitFor({ timeout: WAIT_MS })
+  t.equal(await page.getByRole('textbox', { name: 'Message' }).inputValue(), '', 'the composer is emptied')
+  t.equal(await thread(page).getByText('Your parcel leaves the depot today.').count(), 1, 'shown once (POST and frame)')
+})
+
+t.test('two agents: a transfer from one to the other is seen live by the second', async (t) => {
+  const { id } = await conversation(t, 'Can someone from billing help?', alice)
+  const pageA = await openConsole(t, alice, id)
+  const pageB = await openConsole(t, bob, id)
+  await thread(pageB).getByText('Can someone from billing help?').waitFor({ timeout: WAIT_MS })
+  await pageB.getByText(`Assigned to ${alice.user_id}`).waitFor({ timeout: WAIT_MS })
+
+  await pageA.getByRole('button', { name: 'Transfer' }).click()
+  const picker = pageA.getByRole('dialog', { name: 'Transfer the conversation' })
+  const bobOption = picker.getByRole('radio', { name: /^bob / })
+  await bobOption.waitFor({ timeout: WAIT_MS })
+  t.match(
+    await picker
+      .getByText(/online · \d+ of 5 conversations/)
+      .first()
+      .textContent(),
+    /online/,
+    'status and load',
+  )
+  await bobOption.check()
+  await picker.getByRole('button', { name: 'Confirm' }).click()
+  await pageA.getByText(`Assigned to ${bob.user_id}`).waitFor({ timeout: WAIT_MS })
+
+  await pageB.getByText('Assigned to You').waitFor({ timeout: WAIT_MS })
+  t.pass('the second agent sees the transfer live')
+  t.equal((await kit.api.get(`/api/omni/sessions/${id}`, kit.svc(scope))).body.agent_id, bob.user_id, 'the API agrees')
+})
+
+t.test('close', async (t) => {
+  const { customer, id } = await conversation(t, 'Please close this when done.', alice)
+  const page = await openConsole(t, alice, id)
+  await page.getByRole('button', { name: 'Close conversation' }).click()
+  await page.getByText('Status: Closed').waitFor({ timeout: WAIT_MS })
+  const closed = await customer.next('session', { match: (f) => f.data?.status === 'closed', timeoutMs: WAIT_MS })
+  t.equal(closed.data.session_id, id, "the customer's socket hears it closed")
+  t.ok(await page.getByRole('button', { name: 'Send' }).isDisabled(), 'no replies to a closed conversation')
+})
+
+t.test('axe finds no serious or critical violation on the conversation page', async (t) => {
+  const { id } = await conversation(t, 'Accessibility check, please.', alice)
+  const page = await openConsole(t, alice, id)
+  await thread(page).getByText('Accessibility check, please.').waitFor({ timeout: WAIT_MS })
+  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+  // evaluated through the DevTools protocol: the page's CSP (no inline script) does not apply to it
+  await page.evaluate(axeSource)
+  const violations = await page.evaluate(async () => {
+    const result = await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] })
+    return result.violations
+      .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`)
+  })
+  t.same(violations, [], 'no serious or critical violations')
+})
