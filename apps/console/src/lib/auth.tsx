@@ -26,6 +26,15 @@ interface TokenResponse {
   user?: User
 }
 
+/** One tenant/workspace the account may log in to (login's 400 IDENTITY_SCOPE_REQUIRED lists them in `scopes`). */
+export interface ScopeChoice {
+  tenant_id: string
+  workspace_id: string
+  tenant_name?: string
+  workspace_name?: string
+  kind?: string
+}
+
 export interface LoginInput {
   username: string
   password: string
@@ -48,14 +57,17 @@ export interface AuthValue {
 const COOKIE_MODE = { 'x-switchboard-client': 'browser' }
 let memoryRefreshToken: string | null = null
 
+/** The refresh token to present: the one in memory (an identity without cookie mode), else the cookie. */
+function presented(): { body: Record<string, string>; headers: Record<string, string> } {
+  // a request with the browser header is answered from the cookie only, so the header goes without a body token
+  return memoryRefreshToken
+    ? { body: { refresh_token: memoryRefreshToken }, headers: {} }
+    : { body: {}, headers: COOKIE_MODE }
+}
+
 async function refreshTokens(): Promise<TokenResponse | null> {
   try {
-    return await api<TokenResponse>('/api/v1/auth/refresh', {
-      method: 'POST',
-      body: memoryRefreshToken ? { refresh_token: memoryRefreshToken } : {},
-      headers: COOKIE_MODE,
-      auth: false,
-    })
+    return await api<TokenResponse>('/api/v1/auth/refresh', { method: 'POST', ...presented(), auth: false })
   } catch {
     return null
   }
@@ -134,7 +146,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const logout = useCallback(async () => {
     try {
       // revokes the auth session (every tab's tokens); the cookie-mode logout also clears the cookie
-      await api('/api/v1/auth/logout', { method: 'POST', body: {}, headers: COOKIE_MODE })
+      await api('/api/v1/auth/logout', { method: 'POST', ...presented(), auth: false })
     } catch {
       try {
         await api('/api/v1/auth/sessions/logout-current', { method: 'POST', body: {} })

@@ -14,13 +14,16 @@ export class ApiError extends Error {
   readonly status: number
   readonly code: string
   readonly requestId: string | undefined
+  /** the whole body: some errors carry more (login's 400 IDENTITY_SCOPE_REQUIRED carries `scopes`) */
+  readonly body: Partial<ErrorBody> & Record<string, unknown>
 
-  constructor(status: number, body: Partial<ErrorBody>) {
+  constructor(status: number, body: Partial<ErrorBody> & Record<string, unknown>) {
     super(body.message || body.error || `HTTP ${status}`)
     this.name = 'ApiError'
     this.status = status
     this.code = body.code || (status === 0 ? 'NETWORK_ERROR' : `HTTP_${status}`)
     this.requestId = body.request_id
+    this.body = body
   }
 }
 
@@ -103,7 +106,7 @@ async function parse<T>(response: Response): Promise<T> {
       body = { message: text.slice(0, 200) }
     }
   }
-  if (!response.ok) throw new ApiError(response.status, (body ?? {}) as Partial<ErrorBody>)
+  if (!response.ok) throw new ApiError(response.status, (body ?? {}) as Partial<ErrorBody> & Record<string, unknown>)
   return body as T
 }
 

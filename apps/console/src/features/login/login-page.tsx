@@ -1,6 +1,6 @@
 /** Log in: username or email and password; the tenant/workspace fields appear when the API asks for a choice. */
 import { type FormEvent, useState } from 'react'
-import { useAuth } from '../../lib/auth.tsx'
+import { type ScopeChoice, useAuth } from '../../lib/auth.tsx'
 import { ApiError } from '../../lib/http.ts'
 import { useI18n } from '../../lib/i18n.tsx'
 import { Field } from '../../ui/field.tsx'
@@ -24,6 +24,7 @@ export function LoginPage() {
   const [tenant, setTenant] = useState('')
   const [workspace, setWorkspace] = useState('')
   const [askScope, setAskScope] = useState(false)
+  const [choices, setChoices] = useState<ScopeChoice[]>([])
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
 
@@ -35,8 +36,13 @@ export function LoginPage() {
       await login({ username, password, tenant_id: tenant.trim(), workspace_id: workspace.trim() })
     } catch (err) {
       if (err instanceof ApiError && err.code === 'IDENTITY_SCOPE_REQUIRED') {
+        const scopes = Array.isArray(err.body.scopes) ? (err.body.scopes as ScopeChoice[]) : []
+        setChoices(scopes)
+        if (scopes[0]) {
+          setTenant(scopes[0].tenant_id)
+          setWorkspace(scopes[0].workspace_id)
+        }
         setAskScope(true)
-        setError(t('login.chooseScope'))
       } else {
         setError(t(errorKey(err), { message: err instanceof Error ? err.message : String(err) }))
       }
@@ -66,9 +72,30 @@ export function LoginPage() {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        {askScope && (
+        {askScope && <p role="status">{t('login.chooseScope')}</p>}
+        {askScope && choices.length > 0 && (
+          <label>
+            <span>{t('login.workspace')}</span>
+            <select
+              name="scope"
+              value={`${tenant}/${workspace}`}
+              onChange={(e) => {
+                const [tenantId = '', workspaceId = ''] = e.target.value.split('/')
+                setTenant(tenantId)
+                setWorkspace(workspaceId)
+              }}
+            >
+              {choices.map((c) => (
+                <option key={`${c.tenant_id}/${c.workspace_id}`} value={`${c.tenant_id}/${c.workspace_id}`}>
+                  {`${c.tenant_name || c.tenant_id} / ${c.workspace_name || c.workspace_id}`}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {askScope && choices.length === 0 && (
           <fieldset>
-            <legend>{t('login.chooseScope')}</legend>
+            <legend>{t('login.workspace')}</legend>
             <Field
               label={t('login.tenant')}
               name="tenant_id"

@@ -1,0 +1,69 @@
+// The console's login in a real browser (Debian's Chromium) against the embedded default: wrong credentials are
+// refused in words, the seeded agent logs in, a reload keeps the session (the refresh cookie; the access token
+// lives in memory only and nothing secret in web storage), log out ends it for good; axe on the login page and
+// the signed-in shell. Every wait is on a role, a name or a text.
+import t from 'tap'
+import {
+  checkAxe,
+  consoleSystem,
+  launchBrowser,
+  loginAs,
+  newPage,
+  shellReady,
+  submitLogin,
+  WAIT_MS,
+} from './harness.ts'
+
+const system = await consoleSystem(t)
+const browser = await launchBrowser(t)
+
+t.test('wrong credentials are refused in words, on an accessible login page', async (t) => {
+  const page = await newPage(t, browser, system)
+  await page.goto('/')
+  await page.getByRole('heading', { name: 'Log in to Switchboard' }).waitFor({ timeout: WAIT_MS })
+  await checkAxe(t, page, 'the login page')
+  await submitLogin(page, { username: system.agent.username, password: 'not-the-password' })
+  const alert = page.getByRole('alert')
+  await alert.filter({ hasText: 'The username or password is not right.' }).waitFor({ timeout: WAIT_MS })
+  t.pass('the refusal is shown in words')
+  t.equal(await page.getByRole('button', { name: 'Log out' }).count(), 0, 'not signed in')
+})
+
+t.test('log in, reload stays logged in, log out ends the session', async (t) => {
+  const page = await newPage(t, browser, system)
+  await loginAs(page, system.agent)
+  await page.getByText(/^Signed in as /).waitFor({ timeout: WAIT_MS })
+  t.pass('signed in as the seeded agent, hub connected')
+
+  const storage = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }))
+  t.notMatch(storage, /eyJ/, 'no token in web storage')
+  const cookies = await page.context().cookies()
+  const refresh = cookies.find((c) => c.name === 'switchboard_refresh')
+  t.ok(refresh?.httpOnly, 'the refresh token is an HttpOnly cookie')
+  t.equal(refresh?.sameSite, 'Strict', 'SameSite=Strict')
+  t.equal(refresh?.path, '/api/v1/auth', 'scoped to the auth path')
+
+  await page.reload()
+  await shellReady(page)
+  t.pass('a reload keeps the agent logged in')
+
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await page.getByRole('heading', { name: 'Log in to Switchboard' }).waitFor({ timeout: WAIT_MS })
+  t.pass('log out shows the login page')
+  await page.reload()
+  await page.getByRole('heading', { name: 'Log in to Switchboard' }).waitFor({ timeout: WAIT_MS })
+  t.equal(await page.getByRole('button', { name: 'Log out' }).count(), 0, 'after a reload too: the session is over')
+  const after = await page.context().cookies()
+  t.notOk(
+    after.some((c) => c.name === 'switchboard_refresh' && c.value),
+    'the refresh cookie is gone',
+  )
+})
+
+t.test('the admin logs in; the signed-in shell is accessible', async (t) => {
+  const page = await newPage(t, browser, system)
+  await loginAs(page, system.admin)
+  await page.getByRole('tab', { name: 'All' }).waitFor({ timeout: WAIT_MS })
+  t.pass('admins get the All tab')
+  await checkAxe(t, page, 'the inbox')
+})
