@@ -1,7 +1,7 @@
 // The console's conversation view in a real browser (Debian's Chromium), against the embedded default: a
 // customer's words appear live, replies and typing reach the customer's socket (held by the test), typing comes
-// back, a transfer between two agents in two browser contexts is seen live, close, and axe finds no
-// serious or critical violation. Every wait is on a role, a text or a frame: no sleeps, no retries.
+// back, an internal note reaches no customer socket, a transfer between two agents in two browser contexts is seen live,
+// close, and axe finds no serious or critical violation. Every wait is on a role, a text or a frame: no sleeps, no retries.
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
@@ -93,6 +93,29 @@ t.test('a customer message appears live; a reply and typing reach the customer; 
   await thread(page).getByText('Your parcel leaves the depot today.').waitFor({ timeout: WAIT_MS })
   t.equal(await page.getByRole('textbox', { name: 'Message' }).inputValue(), '', 'the composer is emptied')
   t.equal(await thread(page).getByText('Your parcel leaves the depot today.').count(), 1, 'shown once (POST and frame)')
+})
+
+t.test('an internal note shows as a note in the view and reaches no customer socket', async (t) => {
+  const { customer, id } = await conversation(t, 'My invoice shows the wrong address.', alice)
+  const page = await openConsole(t, alice, id)
+  await thread(page).getByText('My invoice shows the wrong address.').waitFor({ timeout: WAIT_MS })
+
+  await page.getByRole('textbox', { name: 'Message' }).fill('Staff only: billing fixed this last week.')
+  await page.getByRole('button', { name: 'Internal note' }).click()
+  const note = thread(page).getByRole('listitem').filter({ hasText: 'Staff only: billing fixed this last week.' })
+  await note.waitFor({ timeout: WAIT_MS })
+  t.equal(await note.getByText('Internal note', { exact: true }).count(), 1, 'the note is marked as one')
+
+  // a public reply posted after the note reaches the customer; the note, written before it, never did
+  await page.getByRole('textbox', { name: 'Message' }).fill('We are correcting the address now.')
+  await page.getByRole('button', { name: 'Send' }).click()
+  await customer.take(says('We are correcting the address now.'), 'the reply after the note', WAIT_MS)
+  await customer.sync()
+  t.same(
+    customer.frames.filter((f) => JSON.stringify(f).includes('Staff only')),
+    [],
+    "no frame of the note reached the customer's socket",
+  )
 })
 
 t.test('two agents: a transfer from one to the other is seen live by the second', async (t) => {
