@@ -23,7 +23,11 @@ fi
 
 step "lint (biome)" npx biome check .
 step "type check (tsc --noEmit)" npx tsc --noEmit -p .
+# The console's TSX needs its own settings (jsx react-jsx, lib dom): its own tsconfig, checked through turbo (cached).
+step "type check console (tsc -p apps/console)" npx turbo run typecheck --filter=@switchboard/console --output-logs=errors-only
 step "dependencies (declared = imported)" node scripts/check-deps.ts
+# The end-to-end tiers and the size budget test use the console's build, as the gateway serves it (cached by turbo).
+step "build console (vite, turbo)" bash scripts/build-console.sh
 
 # tap rebuilds its plugin set when .taprc changes it; do it before the run so the first run is not the build.
 npx tap build >/dev/null 2>&1 || true

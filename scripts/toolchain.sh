@@ -26,6 +26,8 @@ fi
 # Native addons are avoided on purpose (node:sqlite, napi prebuilds), so the machine's nodedir setting is moot.
 unset npm_config_nodedir
 export COREPACK_ENABLE_STRICT=0
+# turbo (the task graph of turbo.json) sends nothing anywhere: no telemetry, no update check, no remote cache.
+export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 TURBO_NO_UPDATE_NOTIFIER=1
 
 stamp="$root/node_modules/.install-stamp"
 if [ ! -f "$stamp" ] || [ pnpm-lock.yaml -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
@@ -42,6 +44,8 @@ case "$cmd" in
   test) exec bash "$root/scripts/test.sh" "$@" ;;
   run)
     what="${1:-}"; shift || true
+    # The gateway serves the agent console's build at /: built first, through turbo (a cache hit when unchanged).
+    case "$what" in start|fleet|bench) bash "$root/scripts/build-console.sh" >&2 ;; esac
     case "$what" in
       start) exec node packages/cli/src/bin.ts start "$@" ;;
       fleet) exec node packages/cli/src/bin.ts fleet "$@" ;;
