@@ -2,33 +2,15 @@
 // customer's words appear live, replies and typing reach the customer's socket (held by the test), typing comes
 // back, an internal note reaches no customer socket, a transfer between two agents in two browser contexts is seen live,
 // close, and axe finds no serious or critical violation. Every wait is on a role, a text or a frame: no sleeps, no retries.
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import t, { type Test } from 'tap'
 import { login } from '../harness/auth.ts'
 import { type Agent, conversationsKit, must } from '../harness/conversations-kit.ts'
 import { type Frame, openSocket, type RealtimeSocket } from '../harness/realtime-kit.ts'
-import { startSystem } from '../harness/system.ts'
+import { checkAxe, consoleSystem, launchBrowser, loginAs, newPage, WAIT_MS } from './harness.ts'
 
-const WAIT_MS = 20_000
-
-const system = await startSystem('embedded', {})
-t.teardown(() => system.close())
-const browser: Browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-})
-t.teardown(() => browser.close())
+const system = await consoleSystem(t)
+const browser = await launchBrowser(t)
 
 const kit = await conversationsKit(system)
 const scope = kit.freshScope('cv')
@@ -53,14 +35,8 @@ async function conversation(t: Test, first: string, agent: Agent): Promise<{ cus
 
 /** A fresh context, logged in as `agent` through the login page, on the conversation's page, connected. */
 async function openConsole(t: Test, agent: Agent, id: string): Promise<Page> {
-  const context: BrowserContext = await browser.newContext({ baseURL: system.url })
-  t.teardown(() => context.close())
-  const page = await context.newPage()
-  await page.goto(`/conversations/${id}`)
-  await page.getByLabel('Username').fill(agent.username)
-  await page.getByLabel('Password').fill(agent.password)
-  await page.getByRole('button', { name: 'Log in' }).click()
-  await page.getByRole('status', { name: 'Connection' }).filter({ hasText: 'Connected' }).waitFor({ timeout: WAIT_MS })
+  const page = await newPage(t, browser, system)
+  await loginAs(page, agent, `/conversations/${id}`)
   await page.getByRole('log', { name: 'Messages' }).waitFor({ timeout: WAIT_MS })
   return page
 }
@@ -160,14 +136,5 @@ t.test('axe finds no serious or critical violation on the conversation page', as
   const { id } = await conversation(t, 'Accessibility check, please.', alice)
   const page = await openConsole(t, alice, id)
   await thread(page).getByText('Accessibility check, please.').waitFor({ timeout: WAIT_MS })
-  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-  // evaluated through the DevTools protocol: the page's CSP (no inline script) does not apply to it
-  await page.evaluate(axeSource)
-  const violations = await page.evaluate(async () => {
-    const result = await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] })
-    return result.violations
-      .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`)
-  })
-  t.same(violations, [], 'no serious or critical violations')
+  await checkAxe(t, page, 'the conversation page')
 })
