@@ -8,15 +8,37 @@ function secretLine(name: string, s: ResolvedSecret): string | undefined {
   return undefined
 }
 
-/** What `npm start` / `npm run fleet` print once ready: where to log in and with what. */
+/** How the gateway answered `/`: the console's build, or 503 without one (see consoleStatus). */
+export type ConsoleStatus = 'ready' | 'not built' | 'unknown'
+
+/** The first line: the agent console, where a new user starts. */
+function consoleLine(url: string, seeded: DemoSeed | undefined, status: ConsoleStatus): string {
+  const home = `${url}/`
+  if (status === 'not built')
+    return `The agent console is not built: run  npx turbo run build --filter=@switchboard/console  (npm start does), then open ${home}`
+  const admin = seeded?.admin
+  if (!admin) return `open ${home} for the agent console`
+  const pw = admin.password ?? '<password> (not known here; set ADMIN_PASSWORD to reset it)'
+  return `open ${home} and log in as ${admin.username} / ${pw}`
+}
+
+/** What `npm start` / `npm run fleet` print once ready: the console's address first, then the API's details. */
 export function loginBanner(opts: {
   mode: string
   url: string
   seeded: DemoSeed | undefined
   notes?: string[]
   secrets?: Record<string, ResolvedSecret>
+  /** default 'ready' */
+  console?: ConsoleStatus
 }): string {
-  const lines = [``, `Switchboard is ready (${opts.mode})`, `  gateway:   ${opts.url}`]
+  const lines = [
+    ``,
+    consoleLine(opts.url, opts.seeded, opts.console ?? 'ready'),
+    ``,
+    `Switchboard is ready (${opts.mode})`,
+    `  gateway:   ${opts.url}`,
+  ]
   const s = opts.seeded
   if (s) {
     lines.push(`  tenant:    ${s.tenant_id}   workspace: ${s.workspace_id}`)
@@ -31,7 +53,7 @@ export function loginBanner(opts: {
     const pw = s.admin.password ?? '<password>'
     lines.push(
       ``,
-      `Log in:`,
+      `Log in to the API:`,
       `  curl -s ${opts.url}/api/v1/auth/login -H 'content-type: application/json' \\`,
       `    -d '{"username":"${s.admin.username}","password":"${pw}"}'`,
       `then call the API with  -H "Authorization: Bearer <token>"  e.g.  curl -s ${opts.url}/api/tickets -H "Authorization: Bearer <token>"`,

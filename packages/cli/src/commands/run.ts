@@ -1,6 +1,7 @@
 import closeWithGrace from 'close-with-grace'
 import type { Command } from 'commander'
 import { loginBanner } from '../banner.ts'
+import { consoleStatus } from '../console-status.ts'
 import { startEmbedded } from '../embedded.ts'
 import { startFleet } from '../fleet.ts'
 import { SERVICES } from '../units.ts'
@@ -32,6 +33,7 @@ export function registerRun(program: Command) {
           url: system.url,
           seeded: system.seeded,
           secrets: { JWT_SECRET: system.secrets.jwt, INTERNAL_SECRET: system.secrets.internal },
+          console: await consoleStatus(system.url),
         }),
       )
       closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
@@ -72,6 +74,7 @@ export function registerRun(program: Command) {
             mode: `fleet: ${fleet.children.length} processes on PostgreSQL, Redis, NATS JetStream`,
             url: fleet.gatewayUrls[0]!,
             seeded: fleet.seeded,
+            console: await consoleStatus(fleet.gatewayUrls[0]!),
             notes: [`units: ${units}`, `gateways: ${fleet.gatewayUrls.join(' ')}`],
           }),
         )

@@ -1,0 +1,17 @@
+import type { ConsoleStatus } from './banner.ts'
+
+/**
+ * Asks the gateway what it serves at `/`: 200 is the console's build, 503 means none in its CONSOLE_DIR (the
+ * gateway says how to build it). Asked over HTTP rather than by looking at the directory, so the answer is the
+ * gateway's own, whatever CONSOLE_DIR it was given.
+ */
+export async function consoleStatus(url: string): Promise<ConsoleStatus> {
+  try {
+    const res = await fetch(`${url}/`, { method: 'HEAD', signal: AbortSignal.timeout(3000) })
+    if (res.status === 200) return 'ready'
+    if (res.status === 503) return 'not built'
+    return 'unknown'
+  } catch {
+    return 'unknown'
+  }
+}
