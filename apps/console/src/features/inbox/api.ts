@@ -28,6 +28,8 @@ export interface SessionRow {
   estimated_wait_seconds: number | null
   /** the caller's unread messages in it (conversations' list views) */
   unread_count?: number
+  /** the newest message's text, when the list carries it or a live frame brought it */
+  last_message_preview?: string
 }
 
 export interface InboxPage extends Page<SessionRow> {
@@ -61,4 +63,16 @@ export function byLastActivity(a: SessionRow, b: SessionRow): number {
   const x = lastActivity(a)
   const y = lastActivity(b)
   return x < y ? 1 : x > y ? -1 : a.id < b.id ? 1 : -1
+}
+
+export interface WaitingRecord {
+  session_id: string
+  status: string
+  queue_position: number | null
+  estimated_wait_seconds?: number | null
+}
+
+/** The waiting queue in order, with positions: what the Waiting queue tab shows beside each conversation. */
+export function fetchWaiting(signal?: AbortSignal) {
+  return api<{ count: number; items: WaitingRecord[] }>('/api/session-transfer/waiting', { signal })
 }

@@ -9,7 +9,7 @@ import type { SessionRow } from './api.ts'
 import { InboxRow } from './inbox-row.tsx'
 import './messages.ts'
 
-const ROW_HEIGHT = 60
+const ROW_HEIGHT = 80
 
 interface Props {
   rows: SessionRow[]

@@ -43,6 +43,7 @@ export const InboxRow = memo(function InboxRow({ row, selected, top, height, ind
       ) : (
         <span />
       )}
+      {row.last_message_preview && <span className="preview">{row.last_message_preview}</span>}
       <span className="meta">
         {t(`inbox.status.${row.status}`)} · {row.channel} · {formatTime(lastActivity(row))}
         {waiting && (

@@ -61,6 +61,7 @@ export function useInboxLive(openId: string | null): void {
         ...row,
         last_message_at: data.created_at ?? new Date().toISOString(),
         message_count: Math.max(row.message_count, data.seq ?? row.message_count + 1),
+        last_message_preview: data.content ?? row.last_message_preview,
         unread_count: sessionId === openId ? 0 : (row.unread_count ?? 0) + (fromCustomer ? 1 : 0),
       }))
       return
