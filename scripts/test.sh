@@ -28,6 +28,9 @@ step "type check console (tsc -p apps/console)" npx turbo run typecheck --filter
 step "dependencies (declared = imported)" node scripts/check-deps.ts
 # The end-to-end tiers and the size budget test use the console's build, as the gateway serves it (cached by turbo).
 step "build console (vite, turbo)" bash scripts/build-console.sh
+# The browser tier drives Debian's Chromium: installed here when missing (root + apt); if it cannot be, this step
+# fails loudly and so do the browser tests — never a silent skip.
+step "browser (Debian's chromium)" bash scripts/ensure-chromium.sh
 
 # tap rebuilds its plugin set when .taprc changes it; do it before the run so the first run is not the build.
 npx tap build >/dev/null 2>&1 || true
