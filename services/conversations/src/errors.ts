@@ -7,6 +7,7 @@ import { createError } from '@switchboard/platform'
 export const ConversationErrors = {
   SessionNotFound: createError('CONVERSATIONS_SESSION_NOT_FOUND', 'session %s not found', 404),
   SessionClosed: createError('CONVERSATIONS_SESSION_CLOSED', 'session %s is closed', 409),
+  SessionNotClosed: createError('CONVERSATIONS_SESSION_NOT_CLOSED', 'session %s is not closed', 409),
   SessionScopeConflict: createError(
     'CONVERSATIONS_SESSION_SCOPE_CONFLICT',
     'session id %s is already used in another workspace',

@@ -10,6 +10,7 @@ import {
 import { mayRead } from '../commands/access.ts'
 import { postAgentMessage } from '../commands/messages.commands.ts'
 import { sessionView } from '../commands/queue-info.ts'
+import { reopenSession } from '../commands/reopen-session.ts'
 import { assignSession, closeSession, openSession, transferSession } from '../commands/sessions.commands.ts'
 import type { ConversationsService } from '../context.ts'
 import { listSessions, toSession } from '../db/sessions.repository.ts'
@@ -20,6 +21,7 @@ import {
   CloseSessionBody,
   CreateSessionBody,
   ListSessionsQuery,
+  ReopenSessionBody,
   TransferSessionBody,
 } from '../schemas/session-actions.schemas.ts'
 import { Message, Session, SessionPage, SessionParams } from '../schemas/sessions.schemas.ts'
@@ -155,6 +157,26 @@ export const sessionRoutes: RouteModule<ConversationsService> = async (app, svc)
     },
     async (request) => {
       const { before, after } = await closeSession(svc, callerOf(request), request.params.id, request.body.reason)
+      request.audit = { ...request.audit, resource_id: after.id, before, after }
+      return after
+    },
+  )
+
+  app.post(
+    '/api/omni/sessions/:id/reopen',
+    {
+      schema: {
+        tags,
+        params: SessionParams,
+        body: ReopenSessionBody,
+        response: { 200: Session, ...errorResponses(400, 401, 404, 409) },
+      },
+      preValidation: optionalBody,
+    },
+    async (request) => {
+      // staff only (the gateway's workspace.write says so too): anyone else is answered as for a missing session
+      if (!mayRead(request.principal)) throw new ConversationErrors.SessionNotFound(request.params.id)
+      const { before, after } = await reopenSession(svc, callerOf(request), request.params.id, request.body.reason)
       request.audit = { ...request.audit, resource_id: after.id, before, after }
       return after
     },

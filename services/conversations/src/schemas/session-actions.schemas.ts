@@ -55,3 +55,7 @@ export const CloseSessionBody = Type.Object(
   { additionalProperties: false },
 )
 export type CloseSessionBody = Static<typeof CloseSessionBody>
+
+/** POST /api/omni/sessions/:id/reopen: optional, like close's. */
+export const ReopenSessionBody = CloseSessionBody
+export type ReopenSessionBody = CloseSessionBody
