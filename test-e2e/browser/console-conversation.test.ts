@@ -1,7 +1,8 @@
 // The console's conversation view in a real browser (Debian's Chromium), against the embedded default: a
 // customer's words appear live, replies and typing reach the customer's socket (held by the test), typing comes
-// back, an internal note reaches no customer socket, a transfer between two agents in two browser contexts is seen live,
-// close, and axe finds no serious or critical violation. Every wait is on a role, a text or a frame: no sleeps, no retries.
+// back, an internal note reaches no customer socket, a transfer between two agents in two browser contexts is seen
+// live, close and reopen (then pick up), and axe finds no serious or critical violation. Every wait is on a role, a
+// text or a frame: no sleeps, no retries.
 import type { Page } from 'playwright-core'
 import t, { type Test } from 'tap'
 import { login } from '../harness/auth.ts'
@@ -122,7 +123,7 @@ t.test('two agents: a transfer from one to the other is seen live by the second'
   t.equal((await kit.api.get(`/api/omni/sessions/${id}`, kit.svc(scope))).body.agent_id, bob.user_id, 'the API agrees')
 })
 
-t.test('close', async (t) => {
+t.test('close and reopen', async (t) => {
   const { customer, id } = await conversation(t, 'Please close this when done.', alice)
   const page = await openConsole(t, alice, id)
   await page.getByRole('button', { name: 'Close conversation' }).click()
@@ -130,6 +131,14 @@ t.test('close', async (t) => {
   const closed = await customer.next('session', { match: (f) => f.data?.status === 'closed', timeoutMs: WAIT_MS })
   t.equal(closed.data.session_id, id, "the customer's socket hears it closed")
   t.ok(await page.getByRole('button', { name: 'Send' }).isDisabled(), 'no replies to a closed conversation')
+
+  await page.getByRole('button', { name: 'Reopen' }).click()
+  await page.getByText('Status: Active').waitFor({ timeout: WAIT_MS })
+  const reopened = await customer.next('session', { match: (f) => f.data?.status === 'active', timeoutMs: WAIT_MS })
+  t.equal(reopened.data.session_id, id, "the customer's socket hears it reopened")
+  await page.getByRole('button', { name: 'Pick up' }).click()
+  await page.getByText('Assigned to You').waitFor({ timeout: WAIT_MS })
+  t.pass('picked up again after the reopen')
 })
 
 t.test('axe finds no serious or critical violation on the conversation page', async (t) => {

@@ -1,6 +1,6 @@
 /**
  * The conversation's actions, each one call to the API: assign or transfer (an agent picker), pick up from the
- * queue (assigned to oneself), close, and continue in a ticket linked to the conversation. The answer is
+ * queue (assigned to oneself), close, reopen, and continue in a ticket linked to the conversation. The answer is
  * the session as it now is; it replaces the cached one (the hub's frames confirm it to everyone else).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
@@ -9,7 +9,7 @@ import { useI18n } from '../../lib/i18n.tsx'
 import { Link } from '../../lib/router.tsx'
 import { ErrorText } from '../../ui/status.tsx'
 import { AgentPicker } from './agent-picker.tsx'
-import { assign, closeSession, createTicket, keys, transfer } from './api.ts'
+import { assign, closeSession, createTicket, keys, reopenSession, transfer } from './api.ts'
 import type { Session } from './types.ts'
 
 type Picking = 'assign' | 'transfer' | null
@@ -56,9 +56,13 @@ export function Actions({ session, me, firstText }: { session: Session; me: stri
             {t('conversation.transfer')}
           </button>
         )}
-        {open && (
+        {open ? (
           <button type="button" onClick={() => act.mutate(() => closeSession(session.id))}>
             {t('conversation.close')}
+          </button>
+        ) : (
+          <button type="button" onClick={() => act.mutate(() => reopenSession(session.id))}>
+            {t('conversation.reopen')}
           </button>
         )}
         {ticketId ? (

@@ -32,6 +32,9 @@ export const transfer = (id: string, toAgentId: string) =>
 
 export const closeSession = (id: string) => api<Session>(`${sessionPath(id)}/close`, { body: {} })
 
+/** A closed conversation open again (active, no agent: picked up or routed as a new one). */
+export const reopenSession = (id: string) => api<Session>(`${sessionPath(id)}/reopen`, { body: {} })
+
 export const listAgents = () =>
   api<{ data: AgentRecord[] }>('/api/agents', { query: { page_size: 100 } }).then((p) => p.data)
 
