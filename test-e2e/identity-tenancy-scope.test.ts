@@ -207,6 +207,16 @@ inEachMode('identity tenancy scope', {}, async (t, system) => {
     const viaB = await loginAs(inB)
     t.equal(viaB.status, 200, viaB.text)
     t.equal((await api.get('/api/customers', { token: viaB.body.token })).status, 200, 'through its agent record')
-    isError(t, await loginAs({}), 400, 'IDENTITY_SCOPE_REQUIRED', 'two bindings and none named')
+    // The error body plus the chooser's list (docs/api.md §2 "Choosing a tenant/workspace at login").
+    const several = await loginAs({})
+    t.equal(several.status, 400, several.text)
+    t.match(several.body, { error: 'bad_request', code: 'IDENTITY_SCOPE_REQUIRED', request_id: String })
+    t.same(
+      several.body.scopes.map((s: { tenant_id: string; workspace_id: string; kind: string }) =>
+        [s.tenant_id, s.workspace_id, s.kind].join('/'),
+      ),
+      [`${tenantB}/support/agent`, `${inC['x-tenant-id']}/${inC['x-workspace-id']}/customer`],
+      'two bindings and none named: the two scopes to choose from',
+    )
   })
 })
