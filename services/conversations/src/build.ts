@@ -13,6 +13,7 @@ import type { ConversationsDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
 import { agentRoutes } from './routes/agents.routes.ts'
 import { customerActivityRoutes } from './routes/customer-activity.routes.ts'
+import { inboxRoutes } from './routes/inbox.routes.ts'
 import { internalRoutes } from './routes/internal.routes.ts'
 import { sessionRoutes } from './routes/sessions.routes.ts'
 import { shiftRoutes } from './routes/shifts.routes.ts'
@@ -38,6 +39,7 @@ export const conversations = defineService<ConversationsConfig, ConversationsDat
   routes: {
     protected: [
       sessionRoutes,
+      inboxRoutes,
       workspaceRoutes,
       transferRoutes,
       shiftRoutes,

@@ -25,6 +25,6 @@ export const customersProjection: ConsumerDef<ConversationsService> = {
         ? { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
         : null
     const at = new Date(envelope.occurred_at).toISOString()
-    await upsertProjectedCustomer(tx.db, { customer_id: c.customer_id, user_id: c.user_id }, scope, at)
+    await upsertProjectedCustomer(tx.db, { customer_id: c.customer_id, user_id: c.user_id, name: c.name }, scope, at)
   },
 }

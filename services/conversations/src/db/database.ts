@@ -98,6 +98,19 @@ export interface CustomersTable {
   user_id: string
   tenant_id: string
   workspace_id: string
+  /** the display name the inbox shows ('' until an event with it arrives; migration 0040) */
+  name: ColumnType<string, string | undefined, string>
+  updated_at: Timestamp
+}
+
+/** How far a staff member has read a session (the inbox's unread count; migration 0040) */
+export interface SessionReadsTable {
+  session_id: string
+  user_id: string
+  tenant_id: string
+  workspace_id: string
+  /** the `seq` of the last message read */
+  last_read_seq: number
   updated_at: Timestamp
 }
 
@@ -159,6 +172,7 @@ export interface ConversationsDatabase {
   waiting: WaitingTable
   agents: AgentsTable
   customers: CustomersTable
+  session_reads: SessionReadsTable
   customer_tickets: CustomerTicketsTable
   shifts: ShiftsTable
   uploads: UploadsTable

@@ -11,6 +11,8 @@ type Db = Kysely<ConversationsDatabase>
 export interface ProjectedCustomer {
   customer_id: string
   user_id: string
+  /** the display name (the inbox's); absent: left as it is */
+  name?: string
 }
 
 /**
@@ -27,7 +29,7 @@ export async function upsertProjectedCustomer(
   if (!scope) {
     await db
       .updateTable('customers')
-      .set({ user_id: c.user_id, updated_at: at })
+      .set({ user_id: c.user_id, ...(c.name === undefined ? {} : { name: c.name }), updated_at: at })
       .where('customer_id', '=', c.customer_id)
       .where('updated_at', '<=', at)
       .execute()
@@ -39,7 +41,12 @@ export async function upsertProjectedCustomer(
     .onConflict((oc) =>
       oc
         .column('customer_id')
-        .doUpdateSet({ user_id: c.user_id, ...scope, updated_at: at })
+        .doUpdateSet({
+          user_id: c.user_id,
+          ...(c.name === undefined ? {} : { name: c.name }),
+          ...scope,
+          updated_at: at,
+        })
         .where('customers.updated_at', '<=', at),
     )
     .execute()

@@ -1,9 +1,11 @@
 import { CommonErrors, callerOf, errorResponses, newId, type RouteModule, scopeOf } from '@switchboard/platform'
 import { joinRole, type Party } from '../commands/access.ts'
+import { markRead } from '../commands/inbox.commands.ts'
 import { receiveMessage } from '../commands/messages.commands.ts'
 import { sessionView } from '../commands/queue-info.ts'
 import type { ConversationsService } from '../context.ts'
 import { ConversationErrors } from '../errors.ts'
+import { InternalReadBody, ReadResult } from '../schemas/inbox.schemas.ts'
 import {
   AccessBody,
   AccessResult,
@@ -83,6 +85,24 @@ export const internalRoutes: RouteModule<ConversationsService> = async (app, svc
       const role = joinRole(row, party)
       if (!role) throw new ConversationErrors.SessionNotFound(request.params.id)
       return { session: await sessionView(svc.db, row), role }
+    },
+  )
+
+  // A console's `read {message_id}` frame, stored by the hub for the socket's agent (README "Inbox").
+  app.post(
+    '/internal/sessions/:id/read',
+    {
+      schema: {
+        hide: true,
+        params: SessionParams,
+        body: InternalReadBody,
+        response: { 200: ReadResult, ...errors(400, 404) },
+      },
+    },
+    async (request) => {
+      const { user_id, message_id } = request.body
+      const read = { session_id: request.params.id, message_id, user_id }
+      return markRead(svc, callerOf(request), scopeOf(request), read)
     },
   )
 

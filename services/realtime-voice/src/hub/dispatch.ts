@@ -76,9 +76,15 @@ async function dispatch(h: HubContext, c: Client, f: ParsedFrame, signalsOver: (
       if (track.role === 'observer') {
         throw refused('REALTIME_FRAME_NOT_ALLOWED', `an observer of the session does not send ${f.type}`, 403)
       }
-      // relayed, never stored: past the budget they are dropped without a word (README "Limits")
+      // past the budget they are dropped without a word (README "Limits")
       if (signalsOver()) return
-      return publishSignal(h, c, track, f.type, 'session', f.data)
+      await publishSignal(h, c, track, f.type, 'session', f.data)
+      // a console's read receipt is also its agent's read marker (conversations' inbox unread counts)
+      if (f.type === 'read' && c.mode === 'console' && c.principal) {
+        const scope = { tenant_id: track.session.tenant_id, workspace_id: track.session.workspace_id }
+        await h.api.markRead(track.session.id, c.principal.user_id, f.data.message_id, scope)
+      }
+      return
     }
     case 'webrtc-offer':
     case 'webrtc-answer':

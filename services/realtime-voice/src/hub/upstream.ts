@@ -153,6 +153,17 @@ export function upstreamApi(clients: { conversations: ServiceClient; identity: S
       return body<{ count: number; items: UpstreamMessage[] }>('conversations', reply).items
     },
 
+    /** A console's `read {message_id}`: its agent's read marker in the session (the inbox's unread counts). */
+    async markRead(sessionId: string, userId: string, messageId: string, scope: Scope) {
+      const reply = await conversations.call(
+        'POST',
+        `/internal/sessions/${path(sessionId)}/read`,
+        { user_id: userId, message_id: messageId },
+        { scope },
+      )
+      return body<{ session_id: string; last_read_seq: number; unread_count: number }>('conversations', reply)
+    },
+
     /** Does this tenant/workspace take widget visitors? identity's refusal (404 unknown, 403 disabled) if not. */
     async widgetScope(scope: Scope) {
       const q = new URLSearchParams({ tenant_id: scope.tenant_id, workspace_id: scope.workspace_id })
