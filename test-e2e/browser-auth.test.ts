@@ -137,5 +137,8 @@ inEachMode('browser auth', { env: { TRUST_PROXY: '127.0.0.1/32,::1/128' } }, asy
     const me = await api.get('/api/v1/auth/me', { token: chosen.body.token })
     t.match(me.body, { tenant_id: tenant, workspace_id: 'sales' }, 'the token is scoped to the chosen workspace')
     t.match(setCookie(chosen), /^switchboard_refresh=/)
+    const listed = await api.get('/api/v1/auth/scopes', { token: chosen.body.token })
+    t.equal(listed.status, 200, listed.text)
+    t.same(listed.body, { count: 2, current: { tenant_id: tenant, workspace_id: 'sales' }, items: choose.body.scopes })
   })
 })

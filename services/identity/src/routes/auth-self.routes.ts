@@ -1,11 +1,20 @@
 import { callerOf, errorResponses, type RouteModule } from '@switchboard/platform'
+import { scopeRefusal } from '../commands/scope-registry.ts'
 import { logoutCurrent, logoutOthers } from '../commands/self-sessions.commands.ts'
 import type { IdentityService } from '../context.ts'
+import { listBindings } from '../db/bindings.repository.ts'
 import { findSession, listUserSessions } from '../db/sessions.repository.ts'
 import { findUserById, userView } from '../db/users.repository.ts'
 import { IdentityErrors } from '../errors.ts'
+import { scopeChoices } from '../queries/scope-choices.queries.ts'
 import { sessionViewsFor } from '../queries/session-views.queries.ts'
-import { LogoutCurrentResponse, LogoutOthersResponse, MeView, SessionList } from '../schemas/auth.schemas.ts'
+import {
+  LogoutCurrentResponse,
+  LogoutOthersResponse,
+  MeView,
+  ScopeChoices,
+  SessionList,
+} from '../schemas/auth.schemas.ts'
 
 const tags = ['auth']
 
@@ -45,6 +54,22 @@ export const authSelfRoutes: RouteModule<IdentityService> = async (app, svc) => 
         currentSessionId: session_id,
       })
       return { count: items.length, items }
+    },
+  )
+
+  // The scopes the caller may log in to (a console's workspace switcher; login names one with tenant_id/workspace_id).
+  app.get(
+    '/api/v1/auth/scopes',
+    { schema: { tags, response: { 200: ScopeChoices, ...errorResponses(401) } } },
+    async (request) => {
+      const { user_id, tenant_id, workspace_id } = request.principal
+      const bindings = await listBindings(svc.db, user_id)
+      const refusals = await Promise.all(bindings.map((b) => scopeRefusal(svc.db, b, 'login')))
+      const items = await scopeChoices(
+        svc.db,
+        bindings.filter((_, i) => !refusals[i]),
+      )
+      return { count: items.length, current: { tenant_id, workspace_id }, items }
     },
   )
 

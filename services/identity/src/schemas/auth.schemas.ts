@@ -122,3 +122,10 @@ export const LoginBadRequest = Type.Composite([
   ErrorBody,
   Type.Object({ scopes: Type.Optional(Type.Array(ScopeChoice)) }),
 ])
+
+/** `GET /api/v1/auth/scopes`: where the caller may log in, and the scope its token carries now ('' = unscoped). */
+export const ScopeChoices = Type.Object({
+  count: Type.Integer(),
+  current: Type.Object({ tenant_id: Type.String(), workspace_id: Type.String() }),
+  items: Type.Array(ScopeChoice),
+})

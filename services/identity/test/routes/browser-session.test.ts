@@ -1,6 +1,15 @@
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
-import { as, claimsOf, identityApp, loginUser, PASSWORD, registerUser, tokenState } from '../helpers/app.ts'
+import {
+  as,
+  claimsOf,
+  identityApp,
+  loginUser,
+  PASSWORD,
+  principalHeaders,
+  registerUser,
+  tokenState,
+} from '../helpers/app.ts'
 import { createMember, who } from '../helpers/directory.ts'
 
 const BROWSER = { 'x-switchboard-client': 'browser' }
@@ -180,4 +189,27 @@ inEachStorageMode(t, 'login scope chooser: the bindings after the password match
   t.equal(chosen.res.statusCode, 200, chosen.res.body)
   t.match(claimsOf(chosen.body.token), { tenant_id: 'acme', workspace_id: 'sales' })
   t.match(chosen.res.headers['set-cookie'], /^switchboard_refresh=/)
+
+  const listed = await app.inject({
+    method: 'GET',
+    url: '/api/v1/auth/scopes',
+    headers: await principalHeaders(chosen.body.token),
+  })
+  t.equal(listed.statusCode, 200, listed.body)
+  t.same(
+    listed.json(),
+    { count: 2, current: { tenant_id: 'acme', workspace_id: 'sales' }, items: body.scopes },
+    'a logged-in console lists the same scopes for its switcher',
+  )
+  await app.inject({ method: 'POST', url: '/api/security/tenants/acme/workspaces/support/disable', headers: platform })
+  const fewer = await app.inject({
+    method: 'GET',
+    url: '/api/v1/auth/scopes',
+    headers: await principalHeaders(chosen.body.token),
+  })
+  t.same(
+    fewer.json().items.map((s: { workspace_id: string }) => s.workspace_id),
+    ['sales'],
+    'a disabled scope is not offered',
+  )
 })
