@@ -1,13 +1,24 @@
 // The console's inbox in a real browser (Debian's Chromium) against the embedded default: a conversation assigned
 // to the agent appears live in Mine, a customer message sent over the hub's protocol by the test shows in its row
 // without a reload (counted unread), j opens it; the waiting queue lists a conversation waiting for a human with
-// its position; axe on the inbox with rows. Every wait is on a role, a name or a text: no sleeps, no retries.
+// its position; a dropped socket shows "Reconnecting…" then "Reconnected" and the list catches up with what changed
+// meanwhile; axe on the inbox with rows. Every wait is on a role, a name or a text: no sleeps, no retries.
 import type { Page } from 'playwright-core'
 import t from 'tap'
 import { login } from '../harness/auth.ts'
 import { conversationsKit, must } from '../harness/conversations-kit.ts'
 import { openSocket } from '../harness/realtime-kit.ts'
-import { checkAxe, consoleSystem, launchBrowser, loginAs, newPage, WAIT_MS } from './harness.ts'
+import {
+  checkAxe,
+  consoleSystem,
+  cutSockets,
+  instrumentSockets,
+  launchBrowser,
+  loginAs,
+  newPage,
+  restoreSockets,
+  WAIT_MS,
+} from './harness.ts'
 
 const system = await consoleSystem(t)
 const browser = await launchBrowser(t)
@@ -53,6 +64,37 @@ t.test('a customer message appears live in the inbox; j opens the conversation',
   await row.getByRole('img', { name: /unread$/ }).waitFor({ state: 'detached', timeout: WAIT_MS })
   t.pass('opening it clears its unread count')
   await checkAxe(t, page, 'the inbox with conversations')
+})
+
+t.test('reconnecting… / reconnected; what changed while the socket was down is listed after it', async (t) => {
+  const scope = kit.freshScope('resync')
+  const erin = await kit.agent(scope, 'erin', { online: true })
+  await kit.onlineAgents(scope, 1)
+  const frank = await kit.customer(scope, 'frank')
+
+  const page = await newPage(t, browser, system)
+  await instrumentSockets(page)
+  await loginAs(page, erin)
+  await page.getByText('No conversations here.').waitFor({ timeout: WAIT_MS })
+
+  await cutSockets(page)
+  const status = page.getByRole('status', { name: 'Connection' })
+  await status.filter({ hasText: 'Reconnecting…' }).waitFor({ timeout: WAIT_MS })
+  t.pass('the lost connection is shown')
+
+  // assigned while the console cannot hear it: no frame reaches it
+  const { session } = await kit.hub(scope).open('Written while you were away', frank.user_id)
+  must(
+    await kit.api.post(`/api/omni/sessions/${session.id}/assign`, { agent_id: erin.user_id }, kit.svc(scope)),
+    200,
+    'assign',
+  )
+
+  await restoreSockets(page)
+  await status.filter({ hasText: 'Reconnected' }).waitFor({ timeout: WAIT_MS })
+  t.pass('the connection coming back is shown')
+  await list(page).getByRole('option').filter({ hasText: 'Written while you were away' }).waitFor({ timeout: WAIT_MS })
+  t.pass('the conversation assigned meanwhile is listed without a reload')
 })
 
 t.test('the waiting queue lists a conversation waiting for a human, with its position', async (t) => {

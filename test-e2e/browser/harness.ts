@@ -65,6 +65,44 @@ export async function newPage(t: Test, browser: Browser, system: Pick<System, 'u
   return context.newPage()
 }
 
+/**
+ * Lets a test cut the page's WebSockets as a network drop would: every socket the page opens is recorded, and
+ * while cut, new ones fail to connect (they are pointed at a closed port). Installed before the page's own script
+ * runs (an init script, to which the page's CSP does not apply).
+ */
+export async function instrumentSockets(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const g = globalThis as any
+    const Native = g.WebSocket
+    g.__sockets = [] as any[]
+    g.__socketsCut = false
+    g.WebSocket = class extends Native {
+      constructor(url: string, protocols?: string | string[]) {
+        super(g.__socketsCut ? 'ws://127.0.0.1:9/' : url, protocols)
+        g.__sockets.push(this)
+      }
+    }
+  })
+}
+
+/** Closes the page's open sockets and keeps new ones from connecting until `restoreSockets`. */
+export async function cutSockets(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const g = globalThis as any
+    g.__socketsCut = true
+    for (const socket of g.__sockets) socket.close()
+  })
+}
+
+/** Lets sockets connect again and says so as the browser does when the network comes back (`online`). */
+export async function restoreSockets(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const g = globalThis as any
+    g.__socketsCut = false
+    g.dispatchEvent(new Event('online'))
+  })
+}
+
 export interface Credentials {
   username: string
   password: string
