@@ -1,4 +1,13 @@
+import { resolve } from 'node:path'
 import type { ConsoleStatus } from './banner.ts'
+
+/**
+ * CONSOLE_DIR for the gateway, made absolute from where the runner was started (a fleet's gateways run in the
+ * repository root, the embedded one in this process). Unset: the gateway's default, the repository's build.
+ */
+export function consoleDirEnv(dir: string | undefined): NodeJS.ProcessEnv {
+  return dir ? { CONSOLE_DIR: resolve(dir) } : {}
+}
 
 /**
  * Asks the gateway what it serves at `/`: 200 is the console's build, 503 means none in its CONSOLE_DIR (the

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createMemoryBus, type EventBus } from '@switchboard/events'
 import { type Cache, createCache, createRootLogger, type Logger } from '@switchboard/platform'
+import { consoleDirEnv } from './console-status.ts'
 import { awaitUnits } from './readiness.ts'
 import { type ResolvedSecret, randomSecret, resolveSecret } from './secrets.ts'
 import { type DemoSeed, seedUnits } from './seed.ts'
@@ -31,6 +32,8 @@ export interface EmbeddedOptions {
   services?: readonly string[]
   /** units beyond the registry's, started like them (their prefixes go in GATEWAY_EXTRA_ROUTES) */
   extraUnits?: readonly RunnableUnit[]
+  /** the agent console's build the gateway serves at / (default CONSOLE_DIR, else the repository's apps/console/dist) */
+  consoleDir?: string
 }
 
 export interface EmbeddedSystem {
@@ -127,6 +130,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     const gatewayConfig = gateway.loadConfig({
       ...shared,
       ...upstreams,
+      ...consoleDirEnv(opts.consoleDir ?? env.CONSOLE_DIR),
       HOST: opts.host ?? env.HOST ?? '127.0.0.1',
       PORT: String(opts.port ?? env.PORT ?? 8080),
     })

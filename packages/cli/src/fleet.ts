@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { createRootLogger, type Logger } from '@switchboard/platform'
+import { consoleDirEnv } from './console-status.ts'
 import { portRange } from './ports.ts'
 import { awaitUnits } from './readiness.ts'
 import { resolveSecret } from './secrets.ts'
@@ -31,6 +32,8 @@ export interface FleetOptions {
   namespace?: string
   /** where a generated JWT/internal secret is kept when none is given (default DATA_DIR or ./data) */
   dataDir?: string
+  /** the agent console's build the gateways serve at / (default CONSOLE_DIR, else the repository's apps/console/dist) */
+  consoleDir?: string
   /** each child's output line, already prefixed; default: written to this process's stdout */
   output?: (line: string, unit: string) => void
   logger?: Logger
@@ -212,7 +215,11 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     await ready(children)
     // The gateway loads the denylist from identity at start, so it comes once the services answer; the seed
     // needs only identity and runs while the gateways boot.
-    const gatewayEnv = { ...upstreams, GATEWAY_REPLICAS: String(gatewayReplicas) }
+    const gatewayEnv = {
+      ...upstreams,
+      GATEWAY_REPLICAS: String(gatewayReplicas),
+      ...consoleDirEnv(opts.consoleDir ?? base.CONSOLE_DIR),
+    }
     for (const [i, url] of gatewayUrls.entries()) spawnUnit(GATEWAY, i, url, gatewayEnv)
     const [seeded] = await Promise.all([
       opts.seed === false ? undefined : seedOneOff(services, (u) => unitEnv(u.name), { env, logger, dataDir }),
