@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core'
 import t, { type Test } from 'tap'
 import { login } from '../harness/auth.ts'
-import { type Agent, conversationsKit, must } from '../harness/conversations-kit.ts'
+import { type Agent, conversationsKit, must, PNG } from '../harness/conversations-kit.ts'
 import { type Frame, openSocket, type RealtimeSocket } from '../harness/realtime-kit.ts'
 import { checkAxe, consoleSystem, launchBrowser, loginAs, newPage, WAIT_MS } from './harness.ts'
 
@@ -15,8 +15,8 @@ const browser = await launchBrowser(t)
 
 const kit = await conversationsKit(system)
 const scope = kit.freshScope('cv')
-const alice = await kit.agent(scope, 'alice', { online: true })
-const bob = await kit.agent(scope, 'bob', { online: true })
+const alice = await kit.agent(scope, 'alice', { online: true, max_concurrent: 20 })
+const bob = await kit.agent(scope, 'bob', { online: true, max_concurrent: 20 })
 await kit.onlineAgents(scope, 2)
 const carol = await kit.customer(scope, 'carol')
 const carolToken = (await login(kit.api, carol.username, carol.password)).token
@@ -41,6 +41,9 @@ async function openConsole(t: Test, agent: Agent, id: string): Promise<Page> {
   await page.getByRole('log', { name: 'Messages' }).waitFor({ timeout: WAIT_MS })
   return page
 }
+
+/** What the thread's scrolling box has (the test files' lib has no DOM types). */
+type Scroller = { scrollTop: number; scrollHeight: number; clientHeight: number }
 
 const thread = (page: Page) => page.getByRole('log', { name: 'Messages' })
 const says = (content: string) => (f: Frame) => f.data?.content === content
@@ -108,7 +111,7 @@ t.test('two agents: a transfer from one to the other is seen live by the second'
   await bobOption.waitFor({ timeout: WAIT_MS })
   t.match(
     await picker
-      .getByText(/online · \d+ of 5 conversations/)
+      .getByText(/online · \d+ of 20 conversations/)
       .first()
       .textContent(),
     /online/,
@@ -139,6 +142,85 @@ t.test('close and reopen', async (t) => {
   await page.getByRole('button', { name: 'Pick up' }).click()
   await page.getByText('Assigned to You').waitFor({ timeout: WAIT_MS })
   t.pass('picked up again after the reopen')
+})
+
+t.test('older pages load on scrolling up, the reader stays put, and "New messages" brings them down', async (t) => {
+  const { customer, id } = await conversation(t, 'The very first line.', alice)
+  const hub = kit.hub(scope)
+  for (let i = 1; i <= 60; i++) {
+    const r = await hub.post(`/internal/sessions/${id}/messages`, {
+      sender: 'customer',
+      customer_id: carol.user_id,
+      content: `line ${i}`,
+    })
+    must(r, 201, `line ${i}`)
+  }
+  const page = await openConsole(t, alice, id)
+  const log = thread(page)
+  await log.getByText('line 60', { exact: true }).waitFor({ timeout: WAIT_MS })
+  t.equal(await log.getByText('The very first line.').count(), 0, 'the newest page only')
+  t.equal(await log.getByRole('button', { name: 'Load older messages' }).count(), 1, 'older ones to load')
+
+  // the reader scrolls to the top: the older page comes in above, and what they looked at stays on screen
+  await log.evaluate((el: Scroller) => {
+    el.scrollTop = 0
+  })
+  await log.getByText('The very first line.').waitFor({ state: 'attached', timeout: WAIT_MS })
+  t.ok((await log.evaluate((el: Scroller) => el.scrollTop)) > 0, 'the view did not jump to the top of the older page')
+  await log.getByText('Start of the conversation').waitFor({ timeout: WAIT_MS })
+
+  customer.send({ type: 'text-message', data: 'Are you still there?' })
+  const pill = page.getByRole('button', { name: 'New messages' })
+  await pill.waitFor({ timeout: WAIT_MS })
+  t.pass('not at the bottom: a New messages button instead of a jump')
+  await pill.click()
+  await pill.waitFor({ state: 'hidden', timeout: WAIT_MS })
+  t.ok(
+    await log.evaluate((el: Scroller) => el.scrollHeight - el.scrollTop - el.clientHeight < 48),
+    'the button brings the reader to the newest message',
+  )
+})
+
+t.test('sidebar, a suggested reply, continue in a ticket, an attachment', async (t) => {
+  must(
+    await kit.api.post(
+      '/api/knowledge-docs',
+      { title: 'Refund policy for damaged parcels', content: 'A damaged parcel is refunded in full.' },
+      kit.svc(scope),
+    ),
+    201,
+    'knowledge doc',
+  )
+  const { customer, id } = await conversation(t, 'My parcel arrived damaged, can I get a refund?', alice)
+  const page = await openConsole(t, alice, id)
+
+  const sidebar = page.getByRole('complementary', { name: 'Customer' })
+  await sidebar.getByText(`${carol.username}@e2e.example.com`).waitFor({ timeout: WAIT_MS })
+  t.pass("the sidebar shows the customer's contact fields")
+
+  const suggestion = page.getByRole('button', { name: /^Insert suggestion: .*Refund policy for damaged parcels/ })
+  await suggestion.waitFor({ timeout: WAIT_MS })
+  await suggestion.click()
+  t.match(
+    await page.getByRole('textbox', { name: 'Message' }).inputValue(),
+    /Refund policy for damaged parcels/,
+    'one click puts the suggestion in the composer',
+  )
+
+  await page.getByRole('button', { name: 'Continue in a ticket' }).click()
+  const link = page.getByRole('link', { name: /^Linked ticket / })
+  await link.waitFor({ timeout: WAIT_MS })
+  const ticketId = decodeURIComponent((await link.getAttribute('href'))!.split('/').pop()!)
+  const ticket = must(await kit.api.get(`/api/tickets/${ticketId}`, kit.svc(scope)), 200, 'the ticket')
+  t.match(ticket, { session_id: id, customer_id: carol.user_id }, 'a ticket linked to the conversation')
+
+  await page
+    .getByLabel('Attach a file')
+    .setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: Buffer.from(PNG) })
+  await thread(page).getByRole('img', { name: 'Attachment receipt.png' }).waitFor({ timeout: WAIT_MS })
+  t.pass('the upload shows as an image in the thread')
+  const frame = await customer.take((f) => f.data?.kind === 'image', 'the image message', WAIT_MS)
+  t.match(frame.data, { sender: 'agent', content: 'receipt.png', metadata: { filename: 'receipt.png' } })
 })
 
 t.test('axe finds no serious or critical violation on the conversation page', async (t) => {
