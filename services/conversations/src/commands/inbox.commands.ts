@@ -3,7 +3,7 @@ import type { Caller, Scope } from '@switchboard/platform'
 import type { ConversationsService } from '../context.ts'
 import { advanceRead, type InboxRow, inboxRows, unreadIn } from '../db/inbox.repository.ts'
 import { messageSeq } from '../db/messages.repository.ts'
-import type { SessionRow } from '../db/sessions.repository.ts'
+import { queuePositionsOf, recentAssignments } from '../db/waiting.repository.ts'
 import {
   decodeCursor,
   encodeCursor,
@@ -12,11 +12,12 @@ import {
   type ViewFilter,
   viewFilter,
 } from '../domain/inbox-rules.ts'
+import { assignmentInterval, ESTIMATE_WINDOW_MS, estimatedWaitSeconds } from '../domain/queue-estimate.ts'
 import { ConversationErrors } from '../errors.ts'
 import type { InboxItem, InboxPage, InboxQuery, ReadResult } from '../schemas/inbox.schemas.ts'
 import type { Session } from '../schemas/sessions.schemas.ts'
 import { mayRead } from './access.ts'
-import { queueInfo } from './queue-info.ts'
+import type { QueueInfo } from './queue-info.ts'
 
 /** `all` is the supervisors' (`workspace.supervise`) and admins' (`*`): an agent asking is refused (403). */
 const maySeeAll = (c: Caller) =>
@@ -50,14 +51,41 @@ export async function listInbox(svc: ConversationsService, caller: Caller, q: In
     changed_since: q.changed_since === undefined ? undefined : new Date(q.changed_since).toISOString(),
   })
   const page = rows.slice(0, q.limit)
-  const items = await Promise.all(page.map((r) => itemOf(svc, r, filter)))
+  const queue = await queuePositions(svc, page)
+  const items = page.map((r) => itemOf(r, filter, queue.get(r.id)))
   const last = page.at(-1)
   const next_cursor = rows.length > q.limit && last ? encodeCursor({ at: last.updated_at, id: last.id }) : null
   return { items, next_cursor, server_time }
 }
 
-async function itemOf(svc: ConversationsService, r: InboxRow, filter: ViewFilter): Promise<InboxItem> {
-  const waiting = r.status === 'waiting_human' ? await queueInfo(svc.db, r as SessionRow) : undefined
+/**
+ * Queue positions and estimates of the page's waiting sessions: per scope, one query numbering the queue in its
+ * order for just these sessions, and one rate query — never a count per row (the waiting view is all waiting rows).
+ */
+async function queuePositions(svc: ConversationsService, rows: InboxRow[]): Promise<Map<string, QueueInfo>> {
+  const byScope = new Map<string, { scope: Scope; ids: string[] }>()
+  for (const r of rows) {
+    if (r.status !== 'waiting_human') continue
+    const key = `${r.tenant_id}\u0000${r.workspace_id}`
+    const entry = byScope.get(key) ?? { scope: { tenant_id: r.tenant_id, workspace_id: r.workspace_id }, ids: [] }
+    entry.ids.push(r.id)
+    byScope.set(key, entry)
+  }
+  const out = new Map<string, QueueInfo>()
+  const since = new Date(Date.now() - ESTIMATE_WINDOW_MS).toISOString()
+  for (const { scope, ids } of byScope.values()) {
+    const interval = assignmentInterval(await recentAssignments(svc.db, scope, since))
+    for (const p of await queuePositionsOf(svc.db, scope, ids)) {
+      out.set(p.session_id, {
+        position: p.position,
+        estimated_wait_seconds: estimatedWaitSeconds(p.position, interval),
+      })
+    }
+  }
+  return out
+}
+
+function itemOf(r: InboxRow, filter: ViewFilter, waiting: QueueInfo | undefined): InboxItem {
   return {
     id: r.id,
     status: r.status as Session['status'],

@@ -1,5 +1,5 @@
 import { type Dialect, type Scope, toJson, whereScope } from '@switchboard/platform'
-import type { Kysely, Selectable } from 'kysely'
+import { type Kysely, type Selectable, sql } from 'kysely'
 import type { RecentAssignments } from '../domain/queue-estimate.ts'
 import type { ConversationsDatabase, WaitingTable } from './database.ts'
 import type { SessionRow } from './sessions.repository.ts'
@@ -151,4 +151,28 @@ export async function listWaiting(db: Db, scope: Scope, status: WaitingStatus, l
       ? q.orderBy('priority_rank', 'desc').orderBy('queued_at').orderBy('id')
       : q.orderBy('queued_at', 'desc').orderBy('id', 'desc')
   return q.limit(limit).execute()
+}
+
+/**
+ * The queue positions (1 = next; `countAhead`'s order: priority, then arrival, then id) of some waiting sessions of
+ * one scope, numbered in one pass over the scope's queue (the inbox's page of waiting sessions).
+ */
+export async function queuePositionsOf(
+  db: Db,
+  scope: Scope,
+  sessionIds: readonly string[],
+): Promise<Array<{ session_id: string; position: number }>> {
+  if (sessionIds.length === 0) return []
+  const numbered = db
+    .selectFrom('waiting')
+    .select(['session_id', sql<number>`row_number() over (order by priority_rank desc, queued_at, id)`.as('position')])
+    .where('status', '=', 'waiting')
+    .where('tenant_id', '=', scope.tenant_id)
+    .where('workspace_id', '=', scope.workspace_id)
+  const rows = await db
+    .selectFrom(numbered.as('q'))
+    .select(['q.session_id', 'q.position'])
+    .where('q.session_id', 'in', [...sessionIds])
+    .execute()
+  return rows.map((r) => ({ session_id: r.session_id, position: Number(r.position) }))
 }

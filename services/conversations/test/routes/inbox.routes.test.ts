@@ -79,7 +79,7 @@ inEachStorageMode(t, 'inbox', async (t, mode) => {
       in_view: true,
     })
     const reply = await post(`/api/omni/sessions/${mine.id}/messages`, { content: 'on it' })
-    t.equal((await inbox('view=mine')).items[0].unread_count, 3, "the caller's own message is not unread")
+    t.equal((await inbox('view=mine')).items[0]?.unread_count, 3, "the caller's own message is not unread")
     const note = await post(`/api/omni/sessions/${mine.id}/messages`, { content: 'fyi', internal: true }, h.agent2)
     t.match((await inbox('view=mine')).items[0], {
       unread_count: 4,
@@ -161,5 +161,23 @@ inEachStorageMode(t, 'inbox', async (t, mode) => {
       ids(await inbox(`view=mine&changed_since=${since}`)).includes(theirs.id),
       "another agent's marker is not mine",
     )
+  })
+
+  t.test('waiting: each with its place in the queue', async (t) => {
+    await svc.db.updateTable('agents').set({ status: 'offline' }).execute()
+    const first = await customerSession()
+    const second = await customerSession()
+    for (const s of [first, second]) {
+      const q = await post('/api/session-transfer/to-human', { session_id: s.id, reason: 'asked' }, h.supervisor)
+      t.equal(q.json().is_waiting, true, q.body)
+    }
+    const queue = (await inbox('view=waiting')).items
+    const a = queue.find((i) => i.id === first.id)
+    const b = queue.find((i) => i.id === second.id)
+    t.ok(a && b)
+    t.equal(b?.queue_position, (a?.queue_position ?? 0) + 1, 'queued later: one place behind')
+    t.same(queue.map((i) => i.id).slice(0, 2), [second.id, first.id], 'listed by activity, newest first')
+    const detail = (await get(`/api/omni/sessions/${second.id}`)).json()
+    t.equal(b?.queue_position, detail.queue_position, "the session's own answer agrees")
   })
 })
