@@ -5,14 +5,14 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { type KeyboardEvent, useCallback, useEffect, useRef } from 'react'
 import { useI18n } from '../../lib/i18n.tsx'
-import type { SessionRow } from './api.ts'
+import type { InboxItem } from './api.ts'
 import { InboxRow } from './inbox-row.tsx'
 import './messages.ts'
 
 const ROW_HEIGHT = 80
 
 interface Props {
-  rows: SessionRow[]
+  rows: InboxItem[]
   total: number
   selectedId: string | null
   hasMore: boolean

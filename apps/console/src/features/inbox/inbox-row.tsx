@@ -1,11 +1,11 @@
 /** One conversation in the list: subject, status, channel, last activity, unread count, queue position. */
 import { memo } from 'react'
 import { useI18n } from '../../lib/i18n.tsx'
-import { lastActivity, type SessionRow } from './api.ts'
+import type { InboxItem } from './api.ts'
 import './messages.ts'
 
 interface Props {
-  row: SessionRow
+  row: InboxItem
   selected: boolean
   top: number
   height: number
@@ -16,7 +16,7 @@ interface Props {
 
 export const InboxRow = memo(function InboxRow({ row, selected, top, height, index, setSize, onOpen }: Props) {
   const { t, formatTime } = useI18n()
-  const unread = row.unread_count ?? 0
+  const unread = row.unread_count
   const waiting = row.queue_position !== null && row.queue_position !== undefined
   const minutes = Math.ceil((row.estimated_wait_seconds ?? 0) / 60)
   return (
@@ -43,9 +43,10 @@ export const InboxRow = memo(function InboxRow({ row, selected, top, height, ind
       ) : (
         <span />
       )}
-      {row.last_message_preview && <span className="preview">{row.last_message_preview}</span>}
+      {row.last_message && <span className="preview">{row.last_message.preview}</span>}
       <span className="meta">
-        {t(`inbox.status.${row.status}`)} · {row.channel} · {formatTime(lastActivity(row))}
+        {row.customer_name ? `${row.customer_name} · ` : ''}
+        {t(`inbox.status.${row.status}`)} · {row.channel} · {formatTime(row.last_activity_at)}
         {waiting && (
           <>
             {' · '}

@@ -3,20 +3,19 @@
  * the virtualized list; selecting a conversation opens `/conversations/:id`.
  */
 import { useCallback, useEffect, useState } from 'react'
-import { useAuth } from '../../lib/auth.tsx'
 import { useI18n } from '../../lib/i18n.tsx'
 import { navigate } from '../../lib/router.tsx'
 import { ErrorText, Loading } from '../../ui/status.tsx'
 import { CHANNELS, INBOX_VIEWS, type InboxFilters, type InboxView, SESSION_STATUSES } from './api.ts'
 import { InboxList } from './inbox-list.tsx'
-import { useInbox } from './use-inbox.ts'
+import { useInbox, useMaySeeAll } from './use-inbox.ts'
 import { markOpened, useInboxLive } from './use-inbox-live.ts'
 import './messages.ts'
 
 export function Inbox({ selectedId }: { selectedId: string | null }) {
   const { t, formatNumber } = useI18n()
-  const { isSupervisor } = useAuth()
-  const views = INBOX_VIEWS.filter((v) => v !== 'all' || isSupervisor)
+  const maySeeAll = useMaySeeAll()
+  const views = INBOX_VIEWS.filter((v) => v !== 'all' || maySeeAll)
   const [view, setView] = useState<InboxView>('mine')
   const [filters, setFilters] = useState<InboxFilters>({})
   const inbox = useInbox(view, filters)
@@ -88,14 +87,14 @@ export function Inbox({ selectedId }: { selectedId: string | null }) {
         ) : (
           <>
             <p className="visually-hidden" aria-live="polite">
-              {t('inbox.count', { count: formatNumber(inbox.total) })}
+              {t('inbox.count', { count: formatNumber(inbox.rows.length) })}
             </p>
             {inbox.rows.length === 0 ? (
               <p className="placeholder">{t('inbox.empty')}</p>
             ) : (
               <InboxList
                 rows={inbox.rows}
-                total={inbox.total}
+                total={hasNextPage ? -1 : inbox.rows.length}
                 selectedId={selectedId}
                 hasMore={Boolean(hasNextPage)}
                 loadMore={loadMore}

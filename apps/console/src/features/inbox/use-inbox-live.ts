@@ -1,50 +1,55 @@
 /**
  * Live inbox: hub frames update the cached lists in place (a message moves its conversation up and counts as
- * unread unless it is open); anything the cache cannot place — a new conversation, an assignment, the queue —
- * refetches the lists, and so does every hub resync (reconnect, back online, tab visible again).
+ * unread unless it is open or the caller's own); anything the cache cannot place — a new conversation, an
+ * assignment, the queue — and every hub resync (reconnect, back online, tab visible) syncs the lists with
+ * `changed_since`.
  */
 import { useRef } from 'react'
+import { useAuth } from '../../lib/auth.tsx'
 import { type HubFrame, MESSAGE_FRAME_TYPES, type MessageFrameData } from '../../lib/hub.ts'
 import { useHubFrames, useHubResync } from '../../lib/hub-hooks.ts'
-import { invalidate, queryClient, updateCached } from '../../lib/query.ts'
-import type { InboxPage, SessionRow } from './api.ts'
+import { queryClient, updateCached } from '../../lib/query.ts'
+import type { InboxItem, InboxPage } from './api.ts'
+import { syncInbox } from './inbox-sync.ts'
 import type { InboxData } from './use-inbox.ts'
 
 const LIST_CHANGES = new Set(['transfer_notification', 'waiting_notification'])
 
-function cachedRow(sessionId: string): SessionRow | undefined {
+function cachedRow(sessionId: string): InboxItem | undefined {
   for (const [, data] of queryClient.getQueriesData<InboxData>({ queryKey: ['inbox'] })) {
     for (const page of data?.pages ?? []) {
-      const row = page.data.find((r) => r.id === sessionId)
+      const row = page.items?.find((r) => r.id === sessionId)
       if (row) return row
     }
   }
   return undefined
 }
 
-function patchRow(sessionId: string, patch: (row: SessionRow) => SessionRow): void {
+function patchRow(sessionId: string, patch: (row: InboxItem) => InboxItem): void {
   updateCached<InboxData>(['inbox'], (data) => {
+    if (!data.pages) return data
     let changed = false
     const pages = data.pages.map((page): InboxPage => {
-      const index = page.data.findIndex((row) => row.id === sessionId)
+      const index = page.items.findIndex((row) => row.id === sessionId)
       if (index < 0) return page
       changed = true
-      const rows = page.data.slice()
-      rows[index] = patch(rows[index]!)
-      return { ...page, data: rows }
+      const items = page.items.slice()
+      items[index] = patch(items[index]!)
+      return { ...page, items }
     })
     return changed ? { ...data, pages } : data
   })
 }
 
 export function useInboxLive(openId: string | null): void {
+  const { user } = useAuth()
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null)
-  // a burst of frames (a queue change reaches every console) costs one refetch
-  const refetchSoon = () => {
+  // a burst of frames (a queue change reaches every console) costs one sync
+  const syncSoon = () => {
     if (pending.current) return
     pending.current = setTimeout(() => {
       pending.current = null
-      void invalidate(['inbox'])
+      void syncInbox()
     }, 50)
   }
 
@@ -52,30 +57,42 @@ export function useInboxLive(openId: string | null): void {
     const sessionId = frame.session_id
     if (!sessionId) return
     if (MESSAGE_FRAME_TYPES.has(frame.type)) {
-      const data = frame.data as MessageFrameData
+      const data = frame.data as MessageFrameData & { visibility?: string }
       // a streamed AI answer's partial frames are not messages yet
       if (!data?.message_id) return
-      if (!cachedRow(sessionId)) return refetchSoon()
-      const fromCustomer = data.sender === 'customer'
+      if (!cachedRow(sessionId)) return syncSoon()
+      const counts = sessionId !== openId && data.sender !== 'system' && data.sender_id !== user?.id
+      const at = data.created_at ?? new Date().toISOString()
+      // ISO timestamps compare as strings
+      const newer = (row: InboxItem) => (row.last_activity_at.localeCompare(at) < 0 ? at : row.last_activity_at)
       patchRow(sessionId, (row) => ({
         ...row,
-        last_message_at: data.created_at ?? new Date().toISOString(),
+        last_activity_at: newer(row),
+        last_message: {
+          id: data.message_id,
+          seq: data.seq,
+          sender: data.sender,
+          sender_id: data.sender_id,
+          kind: data.kind,
+          visibility: data.visibility ?? 'public',
+          preview: (data.content ?? '').slice(0, 200),
+          created_at: at,
+        },
         message_count: Math.max(row.message_count, data.seq ?? row.message_count + 1),
-        last_message_preview: data.content ?? row.last_message_preview,
-        unread_count: sessionId === openId ? 0 : (row.unread_count ?? 0) + (fromCustomer ? 1 : 0),
+        unread_count: sessionId === openId ? 0 : row.unread_count + (counts ? 1 : 0),
       }))
       return
     }
     // `session` answers every join too: only a status the lists do not show yet changes them
     if (frame.type === 'session') {
       const status = (frame.data as { status?: string })?.status
-      if (status && cachedRow(sessionId)?.status !== status) refetchSoon()
+      if (status && cachedRow(sessionId)?.status !== status) syncSoon()
       return
     }
-    if (LIST_CHANGES.has(frame.type)) refetchSoon()
+    if (LIST_CHANGES.has(frame.type)) syncSoon()
   })
 
-  useHubResync(() => refetchSoon())
+  useHubResync(() => syncSoon())
 }
 
 /** Opening a conversation reads it: its unread count goes to 0 in every list at once. */

@@ -1,63 +1,52 @@
-/** The inbox's list for a view and filters: pages from the server, kept in the query cache, sorted by activity. */
+/** The inbox's list for a view and filters: keyset pages from the server in the query cache, newest activity first. */
 import { type InfiniteData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useMemo } from 'react'
 import { hub } from '../../lib/hub.ts'
 import {
   byLastActivity,
   fetchInboxPage,
-  fetchWaiting,
+  fetchMaySeeAll,
   type InboxFilters,
+  type InboxItem,
   type InboxPage,
   type InboxView,
   inboxKey,
-  type SessionRow,
 } from './api.ts'
 
-export type InboxData = InfiniteData<InboxPage, number>
+export type InboxData = InfiniteData<InboxPage, string | null>
 
 export function useInbox(view: InboxView, filters: InboxFilters) {
   const query = useInfiniteQuery({
     queryKey: inboxKey(view, filters),
-    initialPageParam: 1,
+    initialPageParam: null as string | null,
     queryFn: async ({ pageParam, signal }) => {
       const page = await fetchInboxPage(view, filters, pageParam, signal)
       hub.noteServerTime(page.server_time)
       return page
     },
-    getNextPageParam: (last) => (last.page < last.pages ? last.page + 1 : undefined),
+    getNextPageParam: (last) => last.next_cursor,
   })
-  // positions come from the queue itself when the list does not carry them
-  const waiting = useQuery({
-    queryKey: ['inbox', 'waiting-positions'],
-    queryFn: ({ signal }) => fetchWaiting(signal),
-    enabled: view === 'waiting',
-  })
-  const rows = useMemo<SessionRow[]>(() => {
-    const queue = new Map((waiting.data?.items ?? []).map((w) => [w.session_id, w]))
+  const rows = useMemo<InboxItem[]>(() => {
     const seen = new Set<string>()
-    const all: SessionRow[] = []
+    const all: InboxItem[] = []
     for (const page of query.data?.pages ?? []) {
-      for (const row of page.data) {
+      for (const row of page.items) {
         // a row that moved between pages while they loaded is listed once
         if (seen.has(row.id)) continue
         seen.add(row.id)
-        const queued = queue.get(row.id)
-        all.push(
-          queued && row.queue_position == null
-            ? {
-                ...row,
-                queue_position: queued.queue_position,
-                estimated_wait_seconds: queued.estimated_wait_seconds ?? row.estimated_wait_seconds,
-              }
-            : row,
-        )
+        all.push(row)
       }
     }
-    // the queue in its own order (1 = next), every other list by last activity
+    // the queue in its own order (1 = next), every other list by last activity (live updates reorder it)
     return view === 'waiting'
       ? all.sort((a, b) => (a.queue_position ?? Infinity) - (b.queue_position ?? Infinity) || byLastActivity(a, b))
       : all.sort(byLastActivity)
-  }, [query.data, waiting.data, view])
-  const total = query.data?.pages[0]?.total ?? 0
-  return { ...query, rows, total: Math.max(total, rows.length) }
+  }, [query.data, view])
+  return { ...query, rows }
+}
+
+/** The All tab is for those the server lets list everything (supervisors, admins): asked once per session. */
+export function useMaySeeAll(): boolean {
+  const query = useQuery({ queryKey: ['inbox-may-see-all'], queryFn: fetchMaySeeAll, staleTime: Infinity })
+  return query.data === true
 }
