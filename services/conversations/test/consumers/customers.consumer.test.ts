@@ -22,6 +22,7 @@ inEachStorageMode(t, 'customers projection', async (t, mode) => {
       user_id: 'u-1',
       tenant_id: 'acme',
       workspace_id: 'sales',
+      name: 'C',
       updated_at: sent.occurred_at,
     })
   })
