@@ -1,8 +1,9 @@
 // The console's login in a real browser (Debian's Chromium) against the embedded default: wrong credentials are
 // refused in words, the seeded agent logs in, a reload keeps the session (the refresh cookie; the access token
-// lives in memory only and nothing secret in web storage), log out ends it for good; axe on the login page and
-// the signed-in shell. Every wait is on a role, a name or a text.
+// lives in memory only and nothing secret in web storage), log out ends it for good; an account with two
+// workspaces chooses one; axe on the login page and the signed-in shell. Every wait is on a role, a name or a text.
 import t from 'tap'
+import { conversationsKit } from '../harness/conversations-kit.ts'
 import {
   checkAxe,
   consoleSystem,
@@ -58,6 +59,26 @@ t.test('log in, reload stays logged in, log out ends the session', async (t) => 
     after.some((c) => c.name === 'switchboard_refresh' && c.value),
     'the refresh cookie is gone',
   )
+})
+
+t.test('an account with two workspaces chooses one at login', async (t) => {
+  const kit = await conversationsKit(system)
+  const first = kit.freshScope('alpha')
+  const second = kit.freshScope('beta')
+  const gina = await kit.agent(first, 'gina')
+  await kit.agent(second, 'gina', { user: gina })
+
+  const page = await newPage(t, browser, system)
+  await page.goto('/')
+  await submitLogin(page, gina)
+  const chooser = page.getByRole('combobox', { name: 'Workspace' })
+  await chooser.waitFor({ timeout: WAIT_MS })
+  t.pass('the login asks which workspace')
+  await chooser.selectOption(`${second.tenant_id}/${second.workspace_id}`)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await shellReady(page)
+  await page.getByText(`Workspace ${second.tenant_id} / ${second.workspace_id}`).waitFor({ timeout: WAIT_MS })
+  t.pass('logged in to the chosen workspace')
 })
 
 t.test('the admin logs in; the signed-in shell is accessible', async (t) => {

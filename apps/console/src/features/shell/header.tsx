@@ -17,6 +17,9 @@ export function Header() {
       <ConnectionStatus />
       <span className="spacer" />
       {user && <span>{t('shell.signedInAs', { name: user.name || user.username })}</span>}
+      {user?.tenant_id && (
+        <span>{t('shell.workspace', { workspace: `${user.tenant_id} / ${user.workspace_id ?? '*'}` })}</span>
+      )}
       <button type="button" onClick={toggle} aria-pressed={theme === 'dark'}>
         {t('shell.theme.toDark')}
       </button>
