@@ -103,7 +103,7 @@ t.test('two agents: a transfer from one to the other is seen live by the second'
   const pageA = await openConsole(t, alice, id)
   const pageB = await openConsole(t, bob, id)
   await thread(pageB).getByText('Can someone from billing help?').waitFor({ timeout: WAIT_MS })
-  await pageB.getByText(`Assigned to ${alice.user_id}`).waitFor({ timeout: WAIT_MS })
+  await pageB.getByText(`Assigned to alice ${kit.suffix}`).waitFor({ timeout: WAIT_MS })
 
   await pageA.getByRole('button', { name: 'Transfer' }).click()
   const picker = pageA.getByRole('dialog', { name: 'Transfer the conversation' })
@@ -119,7 +119,7 @@ t.test('two agents: a transfer from one to the other is seen live by the second'
   )
   await bobOption.check()
   await picker.getByRole('button', { name: 'Confirm' }).click()
-  await pageA.getByText(`Assigned to ${bob.user_id}`).waitFor({ timeout: WAIT_MS })
+  await pageA.getByText(`Assigned to bob ${kit.suffix}`).waitFor({ timeout: WAIT_MS })
 
   await pageB.getByText('Assigned to You').waitFor({ timeout: WAIT_MS })
   t.pass('the second agent sees the transfer live')
@@ -221,6 +221,51 @@ t.test('sidebar, a suggested reply, continue in a ticket, an attachment', async 
   t.pass('the upload shows as an image in the thread')
   const frame = await customer.take((f) => f.data?.kind === 'image', 'the image message', WAIT_MS)
   t.match(frame.data, { sender: 'agent', content: 'receipt.png', metadata: { filename: 'receipt.png' } })
+})
+
+t.test('a conversation waiting in the queue is picked up', async (t) => {
+  // a workspace whose shifts route to nobody now (erin's shift starts in six hours), so the session keeps waiting
+  // however long the queue worker runs; dave is online and may still take it by hand
+  const qs = kit.freshScope('cq')
+  const erin = await kit.agent(qs, 'erin')
+  const dave = await kit.agent(qs, 'dave', { online: true, max_concurrent: 20 })
+  await kit.onlineAgents(qs, 1)
+  const hour = 3_600_000
+  const shift = {
+    agent_id: erin.user_id,
+    shift_type: 'morning',
+    start_time: new Date(Date.now() + 6 * hour).toISOString(),
+    end_time: new Date(Date.now() + 8 * hour).toISOString(),
+  }
+  must(await kit.api.post('/api/shifts', shift, kit.svc(qs)), 201, 'shift')
+  const frank = await kit.customer(qs, 'frank')
+  const customer = await openSocket(
+    system.url,
+    { token: (await login(kit.api, frank.username, frank.password)).token, via: 'protocol' },
+    t,
+  )
+  customer.send({ type: 'text-message', data: 'Hello, my account is locked.' })
+  const id = (await customer.next('session')).data.session_id as string
+  const queued = must(
+    await kit.api.post('/api/session-transfer/to-human', { session_id: id }, kit.svc(qs)),
+    200,
+    'queued',
+  )
+  t.equal(queued.is_waiting, true, 'no agent is routed: it waits')
+
+  const page = await openConsole(t, dave, id)
+  await page.getByText('Status: Waiting in the queue').waitFor({ timeout: WAIT_MS })
+  await page.getByText('Position 1 in the queue').waitFor({ timeout: WAIT_MS })
+  await page.getByRole('button', { name: 'Pick up' }).click()
+  await page.getByText('Assigned to You').waitFor({ timeout: WAIT_MS })
+  await page.getByText('Status: Active').waitFor({ timeout: WAIT_MS })
+  const told = await customer.next('transfer_notification', { timeoutMs: WAIT_MS })
+  t.equal(told.data.agent_id, dave.user_id, 'the customer is told who took it')
+  t.match(
+    must(await kit.api.get(`/api/omni/sessions/${id}`, kit.svc(qs)), 200, 'session'),
+    { status: 'active', agent_id: dave.user_id },
+    'picked up: assigned to dave, out of the queue',
+  )
 })
 
 t.test('axe finds no serious or critical violation on the conversation page', async (t) => {

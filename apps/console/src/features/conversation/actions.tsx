@@ -33,6 +33,8 @@ export function Actions({ session, me, firstText }: { session: Session; me: stri
   })
   const ticket = useMutation({
     mutationFn: () => createTicket(session, session.subject || firstText.slice(0, 120) || t('conversation.title')),
+    // the customer's sidebar lists their tickets
+    onSuccess: () => client.invalidateQueries({ queryKey: ['customer'] }),
   })
 
   const open = session.status !== 'closed'

@@ -2,12 +2,14 @@
  * The page of one conversation (`/conversations/:id`): header (status, assignee, actions), the thread with live
  * messages and signals, the composer, and the customer sidebar beside them.
  */
+import { useQuery } from '@tanstack/react-query'
 import { useCallback } from 'react'
 import { useAuth } from '../../lib/auth.tsx'
 import { useI18n } from '../../lib/i18n.tsx'
 import { ErrorText, Loading } from '../../ui/status.tsx'
 import { CustomerSidebar } from '../customer/index.ts'
 import { Actions } from './actions.tsx'
+import { keys, listAgents } from './api.ts'
 import { Composer } from './composer.tsx'
 import './conversation.css'
 import './messages.ts'
@@ -21,6 +23,9 @@ export function ConversationView({ id }: { id: string }) {
   const { t } = useI18n()
   const { user } = useAuth()
   const session = useSession(id)
+  // the assignee by name: the workspace's agents (the picker's list, one cache entry)
+  const agents = useQuery({ queryKey: keys.agents, queryFn: listAgents })
+  const agentName = (userId: string) => agents.data?.find((a) => a.user_id === userId)?.name ?? userId
   const thread = useMessages(id)
   const signals = useSignals(id)
   const { sendRead } = signals
@@ -41,7 +46,7 @@ export function ConversationView({ id }: { id: string }) {
             <span>
               {s.agent_id
                 ? t('conversation.assignee', {
-                    name: s.agent_id === user?.id ? t('conversation.sender.you') : s.agent_id,
+                    name: s.agent_id === user?.id ? t('conversation.sender.you') : agentName(s.agent_id),
                   })
                 : t('conversation.unassigned')}
             </span>
