@@ -1,5 +1,5 @@
 import { ConversationEvents, TicketEvents } from '@switchboard/contracts'
-import type { ConsumerDef } from '@switchboard/platform'
+import { type ConsumerDef, nowIso } from '@switchboard/platform'
 import type { ConversationsService } from '../context.ts'
 import { findSessionRow, toSession, updateSession } from '../db/sessions.repository.ts'
 import { sessionFacts } from '../domain/session-facts.ts'
@@ -30,7 +30,8 @@ export const ticketLinks: ConsumerDef<ConversationsService> = {
       svc.log.debug({ component: TICKET_LINKS_DURABLE, ...link, found: Boolean(row) }, 'ticket link not applied')
       return
     }
-    await updateSession(tx.db, row.id, { ticket_id: link.ticket_id })
+    // updated_at: the inbox's last activity, which a resync (changed_since) finds it by
+    await updateSession(tx.db, row.id, { ticket_id: link.ticket_id, updated_at: nowIso() })
     await tx.emit(
       ConversationEvents.sessionLinked,
       sessionFacts(toSession({ ...row, ticket_id: link.ticket_id })),

@@ -1,7 +1,9 @@
 // The console's inbox (README "Inbox"): views, filters, order and keyset pages, what a row shows, the server's
 // unread counts from read markers, and a resync with changed_since that also tells what left the view.
-import { inEachStorageMode } from '@switchboard/testing'
+import { TicketEvents } from '@switchboard/contracts'
+import { inEachStorageMode, waitFor } from '@switchboard/testing'
 import t from 'tap'
+import { publishIdentity } from '../helpers/queue.ts'
 import { sessionsFixture } from '../helpers/sessions-fixture.ts'
 
 type Item = Record<string, any>
@@ -179,5 +181,19 @@ inEachStorageMode(t, 'inbox', async (t, mode) => {
     t.same(queue.map((i) => i.id).slice(0, 2), [second.id, first.id], 'listed by activity, newest first')
     const detail = (await get(`/api/omni/sessions/${second.id}`)).json()
     t.equal(b?.queue_position, detail.queue_position, "the session's own answer agrees")
+  })
+
+  t.test('resync: a ticket linked to a session is a change too', async (t) => {
+    const old = new Date(Date.now() - 3_600_000).toISOString()
+    await svc.db.updateTable('sessions').set({ updated_at: old }).execute()
+    await svc.db.updateTable('session_reads').set({ updated_at: old }).execute()
+    const since = encodeURIComponent((await inbox('view=all', h.supervisor)).server_time)
+    const link = { ticket_id: 't-1', session_id: theirs.id, customer_id: 'cust-1' }
+    await publishIdentity(svc, TicketEvents.sessionLinked, link)
+    const changed = await waitFor(async () => {
+      const page = await inbox(`view=all&changed_since=${since}`, h.supervisor)
+      return page.items.find((i) => i.id === theirs.id && i.ticket_id === 't-1')
+    })
+    t.match(changed, { ticket_id: 't-1' })
   })
 })
