@@ -2,7 +2,7 @@
 // supervisors), the customer's name from identity's events, the last message, unread counts from read markers
 // (over HTTP and over the console's socket) and a resync with changed_since/server_time.
 import { conversationsKit, must } from './harness/conversations-kit.ts'
-import { until } from './harness/http.ts'
+import { type CallOptions, until } from './harness/http.ts'
 import { inEachMode } from './harness/modes.ts'
 import { openSocket } from './harness/realtime-kit.ts'
 
@@ -19,7 +19,7 @@ inEachMode('conversations: the inbox', {}, async (t, system) => {
   const first = await hub.open('My parcel is late', carol.user_id)
   const sessionId: string = first.session.id
   must(await api.post(`/api/omni/sessions/${sessionId}/assign`, { agent_id: alice.user_id }, as), 200, 'assign')
-  const row = async (qs = 'view=mine', opts = as) => {
+  const row = async (qs = 'view=mine', opts: CallOptions = as) => {
     const page = must(await api.get(`/api/omni/inbox?${qs}`, opts), 200, `inbox ${qs}`)
     return { page, item: page.items.find((i: { id: string }) => i.id === sessionId) }
   }

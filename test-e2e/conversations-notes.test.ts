@@ -25,7 +25,11 @@ inEachMode('conversations: internal notes', {}, async (t, system) => {
   const customer = await openSocket(system.url, { token: carolToken }, t)
   customer.send({ type: 'text-message', data: 'Where is my order?' })
   const sessionId: string = (await customer.next('session')).data.session_id
-  const visitor = await openSocket(system.url, { query: scope }, t)
+  const visitor = await openSocket(
+    system.url,
+    { query: { tenant_id: scope.tenant_id, workspace_id: scope.workspace_id } },
+    t,
+  )
   visitor.send({ type: 'text-message', data: 'Hello from the widget' })
   const visitorSession: string = (await visitor.next('session')).data.session_id
   for (const id of [sessionId, visitorSession]) {
