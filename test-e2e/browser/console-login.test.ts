@@ -1,9 +1,12 @@
 // The console's login in a real browser (Debian's Chromium) against the embedded default: wrong credentials are
 // refused in words, the seeded agent logs in, a reload keeps the session (the refresh cookie; the access token
-// lives in memory only and nothing secret in web storage), log out ends it for good; an account with two
+// lives in memory only and nothing secret in web storage), log out ends it for good; a session revoked elsewhere logs
+// the console out by itself; an account with two
 // workspaces chooses one; axe on the login page and the signed-in shell. Every wait is on a role, a name or a text.
 import t from 'tap'
+import { login } from '../harness/auth.ts'
 import { conversationsKit } from '../harness/conversations-kit.ts'
+import { client } from '../harness/http.ts'
 import {
   checkAxe,
   consoleSystem,
@@ -59,6 +62,21 @@ t.test('log in, reload stays logged in, log out ends the session', async (t) => 
     after.some((c) => c.name === 'switchboard_refresh' && c.value),
     'the refresh cookie is gone',
   )
+})
+
+t.test('a session revoked elsewhere logs the console out within seconds', async (t) => {
+  const page = await newPage(t, browser, system)
+  await loginAs(page, system.agent)
+  // the same agent elsewhere ends every other session of theirs: the console's is one
+  const api = client(system.url)
+  const other = await login(api, system.agent.username, system.agent.password)
+  const r = await api.post('/api/v1/auth/sessions/logout-others', {}, { token: other.token })
+  t.equal(r.status, 200, 'logout-others')
+  await page.getByRole('heading', { name: 'Log in to Switchboard' }).waitFor({ timeout: WAIT_MS })
+  t.pass('the console shows the login page without being touched')
+  await page.reload()
+  await page.getByRole('heading', { name: 'Log in to Switchboard' }).waitFor({ timeout: WAIT_MS })
+  t.equal(await page.getByRole('button', { name: 'Log out' }).count(), 0, 'a reload does not bring the session back')
 })
 
 t.test('an account with two workspaces chooses one at login', async (t) => {

@@ -4,7 +4,7 @@
  * logs out, but nothing secret ever reaches web storage.
  */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react'
-import { api, onSessionExpired, setAccessToken, setRefresher } from './http.ts'
+import { ApiError, api, onSessionExpired, setAccessToken, setRefresher } from './http.ts'
 import { queryClient } from './query.ts'
 
 export interface User {
@@ -65,11 +65,13 @@ function presented(): { body: Record<string, string>; headers: Record<string, st
     : { body: {}, headers: COOKIE_MODE }
 }
 
+/** A new pair; null when identity refused the refresh (no cookie, revoked, expired); throws when it did not answer. */
 async function refreshTokens(): Promise<TokenResponse | null> {
   try {
     return await api<TokenResponse>('/api/v1/auth/refresh', { method: 'POST', ...presented(), auth: false })
-  } catch {
-    return null
+  } catch (err) {
+    if (err instanceof ApiError && err.status >= 400 && err.status < 500) return null
+    throw err
   }
 }
 
@@ -111,7 +113,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     let cancelled = false
     // restore on reload: the refresh cookie (if any) buys a new access token
     void (async () => {
-      restoring ??= refreshTokens()
+      // a server that cannot answer at load: the login page (nothing to restore from yet)
+      restoring ??= refreshTokens().catch(() => null)
       const tokens = await restoring
       if (cancelled) return
       if (!tokens) return setStatus('anonymous')

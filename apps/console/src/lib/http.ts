@@ -50,7 +50,10 @@ export function getAccessToken(): string | null {
   return accessToken
 }
 
-/** Installed by the AuthProvider: gets a new access token (null when the session is over). */
+/**
+ * Installed by the AuthProvider: gets a new access token — null when the refresh was refused (the session is
+ * over), a thrown error when the server could not answer (no reason to log out).
+ */
 export function setRefresher(fn: (() => Promise<string | null>) | null): void {
   refresher = fn
 }
@@ -61,7 +64,13 @@ export function onSessionExpired(listener: () => void): () => void {
   return () => expiredListeners.delete(listener)
 }
 
-/** Concurrent 401s share one refresh: a refresh rotates the pair, a second one would present a spent token. */
+/** The session is over (a refresh refused): every listener (the AuthProvider) logs this tab out. */
+export function expireSession(): void {
+  for (const listener of expiredListeners) listener()
+}
+
+/**
+ * Concurrent 401s share one refresh: a refresh rotates the pair, a second one would present a spent token. */
 export function refreshAccessToken(): Promise<string | null> {
   if (!refresher) return Promise.resolve(null)
   inFlightRefresh ??= refresher().finally(() => {
@@ -116,11 +125,11 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   if (response.status === 401 && useAuth && refresher) {
     const token = await refreshAccessToken()
     if (!token) {
-      for (const listener of expiredListeners) listener()
+      expireSession()
       return parse<T>(response)
     }
     response = await send(path, options, token)
-    if (response.status === 401) for (const listener of expiredListeners) listener()
+    if (response.status === 401) expireSession()
   }
   return parse<T>(response)
 }

@@ -5,7 +5,7 @@
  * conversation with `after` = the last message it saw (the hub resumes without gap or duplicate) and tells resync
  * listeners to refetch what changed since the last `server_time` a list answered.
  */
-import { getAccessToken, refreshAccessToken } from './http.ts'
+import { expireSession, getAccessToken, refreshAccessToken } from './http.ts'
 
 export type HubState = 'idle' | 'connecting' | 'online' | 'reconnecting'
 
@@ -187,12 +187,28 @@ export class Hub {
       this.track(frame)
       for (const listener of this.frameListeners) listener(frame)
     }
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.socket !== socket) return
       this.socket = null
-      // refused before opening: the token may have expired — refresh it before the next try
-      if (!opened) void refreshAccessToken().finally(() => this.retry())
-      else this.retry()
+      // 4401: the gateway no longer accepts the token (expired, the session refreshed in another tab, revoked);
+      // refused before opening may be the same. A refresh through the cookie decides: a new token reconnects at
+      // once, a refused refresh ends the session (the login page), a server that cannot answer is retried.
+      if (event.code === 4401 || !opened) {
+        this.setState(this.everOnline ? 'reconnecting' : 'connecting')
+        refreshAccessToken().then(
+          (token) => {
+            if (!token) expireSession()
+            else if (event.code === 4401 && this.attempt === 0) {
+              // at once, but only once in a row: a token refused again waits its backoff
+              this.attempt++
+              this.connect()
+            } else this.retry()
+          },
+          () => this.retry(),
+        )
+        return
+      }
+      this.retry()
     }
   }
 
