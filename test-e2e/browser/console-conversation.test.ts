@@ -56,6 +56,12 @@ t.test('a customer message appears live; a reply and typing reach the customer; 
   customer.send({ type: 'text-message', data: 'It was due on Monday.' })
   await thread(page).getByText('It was due on Monday.').waitFor({ timeout: WAIT_MS })
   t.pass('the customer message appeared live in the view')
+  const due = await customer.take(says('It was due on Monday.'), 'its own message back', WAIT_MS)
+  const read = await customer.next('read', {
+    match: (f) => f.data?.message_id === due.data.message_id,
+    timeoutMs: WAIT_MS,
+  })
+  t.match(read.data, { from: { kind: 'console' } }, 'the agent at the bottom of the thread: the customer hears it read')
 
   // the agent types: the customer sees it (and the console's socket, which sent it after its join, is in the session)
   await page.getByRole('textbox', { name: 'Message' }).fill('Let me check')
@@ -73,6 +79,27 @@ t.test('a customer message appears live; a reply and typing reach the customer; 
   await thread(page).getByText('Your parcel leaves the depot today.').waitFor({ timeout: WAIT_MS })
   t.equal(await page.getByRole('textbox', { name: 'Message' }).inputValue(), '', 'the composer is emptied')
   t.equal(await thread(page).getByText('Your parcel leaves the depot today.').count(), 1, 'shown once (POST and frame)')
+
+  customer.send({ type: 'read', data: { message_id: reply.data.message_id } })
+  await thread(page).getByText('Seen by the customer').waitFor({ timeout: WAIT_MS })
+  t.pass("the customer's read receipt shows under the reply")
+})
+
+t.test("the AI's messages are marked as the AI's", async (t) => {
+  const customer = await openSocket(system.url, { token: carolToken, via: 'protocol' }, t)
+  customer.send({ type: 'text-message', data: 'What are your opening hours?' })
+  const id = (await customer.next('session')).data.session_id as string
+  // the AI answers a session no agent has: as ai-orchestrator does, through the hub's internal path
+  must(
+    await kit.hub(scope).post(`/internal/sessions/${id}/messages`, { sender: 'ai', content: 'We are open 9 to 5.' }),
+    201,
+    'the AI answer',
+  )
+  const page = await openConsole(t, alice, id)
+  const answer = thread(page).getByRole('listitem').filter({ hasText: 'We are open 9 to 5.' })
+  await answer.waitFor({ timeout: WAIT_MS })
+  t.equal(await answer.getByText('AI assistant').count(), 1, 'named the AI assistant')
+  t.equal(await answer.getByText('AI', { exact: true }).count(), 1, 'with the AI badge')
 })
 
 t.test('an internal note shows as a note in the view and reaches no customer socket', async (t) => {
