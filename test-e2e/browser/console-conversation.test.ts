@@ -104,6 +104,7 @@ t.test("the AI's messages are marked as the AI's", async (t) => {
 
 t.test('an internal note shows as a note in the view and reaches no customer socket', async (t) => {
   const { customer, id } = await conversation(t, 'My invoice shows the wrong address.', alice)
+  const first = await customer.take(says('My invoice shows the wrong address.'), 'its own message back', WAIT_MS)
   const page = await openConsole(t, alice, id)
   await thread(page).getByText('My invoice shows the wrong address.').waitFor({ timeout: WAIT_MS })
 
@@ -122,6 +123,16 @@ t.test('an internal note shows as a note in the view and reaches no customer soc
     customer.frames.filter((f) => JSON.stringify(f).includes('Staff only')),
     [],
     "no frame of the note reached the customer's socket",
+  )
+
+  // nor does a resume: a second socket of the customer joins after the first message and gets what followed
+  const again = await openSocket(system.url, { token: carolToken, via: 'protocol' }, t)
+  again.send({ type: 'join', data: { session_id: id, after: first.data.message_id } })
+  await again.take(says('We are correcting the address now.'), 'the reply, resumed', WAIT_MS)
+  t.same(
+    again.frames.filter((f) => JSON.stringify(f).includes('Staff only')),
+    [],
+    'no note in what the hub resumed for the customer',
   )
 })
 
