@@ -106,3 +106,24 @@ t.test('the admin logs in; the signed-in shell is accessible', async (t) => {
   t.pass('admins get the All tab')
   await checkAxe(t, page, 'the inbox')
 })
+
+t.test('dark theme and Simplified Chinese: the shell follows, stays accessible, and keeps the choice', async (t) => {
+  const page = await newPage(t, browser, system)
+  await loginAs(page, system.agent)
+  const theme = () => page.evaluate(() => (globalThis as any).document.documentElement.dataset.theme)
+  t.equal(await theme(), 'light', 'the system preference (light here) by default')
+  await page.getByRole('button', { name: 'Dark theme' }).click()
+  t.equal(await theme(), 'dark', 'the toggle switches to dark')
+  t.equal(await page.getByRole('button', { name: 'Dark theme' }).getAttribute('aria-pressed'), 'true', 'pressed')
+  await checkAxe(t, page, 'the inbox in the dark theme')
+
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN')
+  await page.getByRole('button', { name: '退出登录' }).waitFor({ timeout: WAIT_MS })
+  t.equal(await page.evaluate(() => (globalThis as any).document.documentElement.lang), 'zh-CN', 'the page language')
+  await page.getByRole('tab', { name: '我的' }).waitFor({ timeout: WAIT_MS })
+  t.pass('the inbox speaks Simplified Chinese')
+
+  await page.reload()
+  await page.getByRole('button', { name: '退出登录' }).waitFor({ timeout: WAIT_MS })
+  t.equal(await theme(), 'dark', 'theme and language survive a reload')
+})
