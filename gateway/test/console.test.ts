@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import t, { type Test } from 'tap'
 import { loadConfig } from '../src/config.ts'
 import { CONSOLE_CSP } from '../src/routes/console.routes.ts'
@@ -149,4 +150,40 @@ t.test('without a build, / answers 503 saying how to build; the API is unaffecte
   const built = await h.app.inject({ url: '/', headers: HTML })
   t.equal(built.statusCode, 200)
   t.equal(built.body, INDEX)
+})
+
+t.test('a browser accepting br or gzip gets the build’s precompressed files; others the file itself', async (t) => {
+  const { base, dir } = fakeBuild(t)
+  const js = 'console.log("console")'.repeat(50)
+  writeFileSync(join(dir, 'assets', 'app-def456.js'), js)
+  writeFileSync(join(dir, 'assets', 'app-def456.js.br'), brotliCompressSync(js))
+  writeFileSync(join(dir, 'assets', 'app-def456.js.gz'), gzipSync(js))
+  writeFileSync(join(dir, 'index.html.gz'), gzipSync(INDEX))
+  t.teardown(() => rmSync(base, { recursive: true, force: true }))
+  const h = await harness(t, { env: { CONSOLE_DIR: dir } })
+  const get = (url: string, encoding?: string) =>
+    h.app.inject({ url, headers: { ...HTML, ...(encoding ? { 'accept-encoding': encoding } : {}) } })
+
+  const br = await get('/assets/app-def456.js', 'gzip, deflate, br')
+  t.equal(br.headers['content-encoding'], 'br')
+  t.match(br.headers['content-type'], /javascript/)
+  t.match(br.headers.vary, /accept-encoding/i)
+  t.equal(br.headers['cache-control'], 'public, max-age=31536000, immutable')
+  t.equal(brotliDecompressSync(br.rawPayload).toString(), js)
+  const gz = await get('/assets/app-def456.js', 'gzip')
+  t.equal(gz.headers['content-encoding'], 'gzip')
+  t.equal(gunzipSync(gz.rawPayload).toString(), js)
+  const plain = await get('/assets/app-def456.js')
+  t.equal(plain.headers['content-encoding'], undefined, 'no Accept-Encoding: the file itself')
+  t.equal(plain.body, js)
+  t.match(plain.headers.vary, /accept-encoding/i, 'a shared cache keeps the variants apart')
+
+  const index = await get('/inbox', 'br, gzip')
+  t.equal(index.headers['content-encoding'], 'gzip', 'index.html: the variant there is (no .br)')
+  t.equal(gunzipSync(index.rawPayload).toString(), INDEX)
+  t.equal(index.headers['cache-control'], 'no-cache')
+  t.equal(index.headers['content-security-policy'], CONSOLE_CSP)
+  const noVariant = await get('/assets/index-abc123.js', 'br, gzip')
+  t.equal(noVariant.headers['content-encoding'], undefined, 'a file without variants is sent as it is')
+  t.equal(noVariant.body, 'console.log("console")')
 })

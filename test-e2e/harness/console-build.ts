@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
 import { promisify } from 'node:util'
 import { gzipSync } from 'node:zlib'
 
@@ -19,13 +20,26 @@ export async function buildConsole(...args: string[]) {
   return { stdout, stderr }
 }
 
-/** The console's build task as turbo would run it now: its hash and whether the local cache has it. */
-export async function consoleBuildStatus() {
-  const { stdout } = await buildConsole('--dry=json')
-  const summary = JSON.parse(stdout) as { tasks: Array<{ taskId: string; hash: string; cache: { status: string } }> }
-  const task = summary.tasks.find((x) => x.taskId === '@switchboard/console#build')
-  if (!task) throw new Error('turbo planned no @switchboard/console#build task')
-  return { hash: task.hash, status: task.cache.status }
+/**
+ * A copy of the repository reduced to what the console's build reads (root manifests, turbo.json, the build
+ * script, apps/console's sources), its node_modules linked to this checkout's: turbo's cache can be shown there
+ * without touching the dist/ that other test files serve, nor depending on nobody editing the console meanwhile.
+ * No .git: turbo hashes the files itself, as in the image's build stage.
+ */
+export function isolatedConsoleWorkspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'console-ws-'))
+  for (const f of ['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml', 'turbo.json', 'tsconfig.base.json'])
+    cpSync(join(ROOT, f), join(dir, f))
+  mkdirSync(join(dir, 'scripts'))
+  cpSync(join(ROOT, 'scripts/build-console.sh'), join(dir, 'scripts/build-console.sh'))
+  const skip = new Set(['node_modules', 'dist', '.turbo', '.tap'])
+  cpSync(join(ROOT, 'apps/console'), join(dir, 'apps/console'), {
+    recursive: true,
+    filter: (src) => !skip.has(basename(src)) && !/^dist-/.test(basename(src)),
+  })
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
+  symlinkSync(join(ROOT, 'apps/console/node_modules'), join(dir, 'apps/console/node_modules'))
+  return dir
 }
 
 /**

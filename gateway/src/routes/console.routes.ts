@@ -51,12 +51,14 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleOptions) 
   const root = resolve(opts.dir)
   const index = join(root, 'index.html')
   // serve: false — only reply.sendFile (path checks, ETag, ranges, HEAD); routing and caching are decided here.
+  // preCompressed: the build's .br/.gz siblings (apps/console/scripts/precompress.ts) go to a browser accepting them.
   await app.register(fastifyStatic, {
     root,
     serve: false,
     index: false,
     dotfiles: 'deny',
     cacheControl: false,
+    preCompressed: true,
     suppressWarning: true,
   })
 
