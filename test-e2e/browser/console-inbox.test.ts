@@ -64,6 +64,13 @@ t.test('a customer message appears live in the inbox; j opens the conversation',
   await row.getByRole('img', { name: /unread$/ }).waitFor({ state: 'detached', timeout: WAIT_MS })
   t.pass('opening it clears its unread count')
   await checkAxe(t, page, 'the inbox with conversations')
+
+  await page.getByRole('combobox', { name: 'Status' }).selectOption('closed')
+  await page.getByText('No conversations here.').waitFor({ timeout: WAIT_MS })
+  t.pass('the status filter: no closed conversation of hers')
+  await page.getByRole('combobox', { name: 'Status' }).selectOption('active')
+  await row.waitFor({ timeout: WAIT_MS })
+  t.pass('the active one is back under Active')
 })
 
 t.test('reconnecting… / reconnected; what changed while the socket was down is listed after it', async (t) => {
