@@ -153,7 +153,7 @@ t.test('without a build, / answers 503 saying how to build; the API is unaffecte
 })
 
 t.test('a browser accepting br or gzip gets the build’s precompressed files; others the file itself', async (t) => {
-  const { base, dir } = fakeBuild(t)
+  const { base, dir } = fakeBuild()
   const js = 'console.log("console")'.repeat(50)
   writeFileSync(join(dir, 'assets', 'app-def456.js'), js)
   writeFileSync(join(dir, 'assets', 'app-def456.js.br'), brotliCompressSync(js))
