@@ -100,6 +100,14 @@ t.test("the AI's messages are marked as the AI's", async (t) => {
   await answer.waitFor({ timeout: WAIT_MS })
   t.equal(await answer.getByText('AI assistant').count(), 1, 'named the AI assistant')
   t.equal(await answer.getByText('AI', { exact: true }).count(), 1, 'with the AI badge')
+
+  // nobody has it yet: assigned through the picker
+  await page.getByRole('button', { name: 'Assign' }).click()
+  const picker = page.getByRole('dialog', { name: 'Assign the conversation' })
+  await picker.getByRole('radio', { name: /^bob / }).check({ timeout: WAIT_MS })
+  await picker.getByRole('button', { name: 'Confirm' }).click()
+  await page.getByText(`Assigned to bob ${kit.suffix}`).waitFor({ timeout: WAIT_MS })
+  t.equal(await picker.count(), 0, 'the picker closed')
 })
 
 t.test('an internal note shows as a note in the view and reaches no customer socket', async (t) => {
@@ -235,6 +243,11 @@ t.test('sidebar, a suggested reply, continue in a ticket, an attachment', async 
   const sidebar = page.getByRole('complementary', { name: 'Customer' })
   await sidebar.getByText(`${carol.username}@e2e.example.com`).waitFor({ timeout: WAIT_MS })
   t.pass("the sidebar shows the customer's contact fields")
+  await sidebar
+    .getByRole('link', { name: / · (active|transferred|closed) · / })
+    .first()
+    .waitFor({ timeout: WAIT_MS })
+  t.pass("and the customer's previous conversations")
 
   const suggestion = page.getByRole('button', { name: /^Insert suggestion: .*Refund policy for damaged parcels/ })
   await suggestion.waitFor({ timeout: WAIT_MS })
