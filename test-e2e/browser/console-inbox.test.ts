@@ -51,7 +51,21 @@ t.test('a customer message appears live in the inbox; j opens the conversation',
   await row.waitFor({ timeout: WAIT_MS })
   t.pass('the conversation assigned to the agent appears live in Mine')
 
+  // a newer conversation goes on top; a message in the older one brings it back up, live
+  const other = await kit.customer(scope, 'olga')
+  const { session: newer } = await kit.hub(scope).open('A newer question', other.user_id)
+  must(
+    await kit.api.post(`/api/omni/sessions/${newer.id}/assign`, { agent_id: alice.user_id }, kit.svc(scope)),
+    200,
+    'assign the newer one',
+  )
+  const options = list(page).getByRole('option')
+  await options.first().filter({ hasText: 'A newer question' }).waitFor({ timeout: WAIT_MS })
+  t.pass('the newer conversation is listed first')
+
   customer.send({ type: 'text-message', data: 'Order 4711, placed on Monday' })
+  await options.first().filter({ hasText: 'Order 4711, placed on Monday' }).waitFor({ timeout: WAIT_MS })
+  t.pass('a new message moves its conversation to the top')
   await row.filter({ hasText: 'Order 4711, placed on Monday' }).waitFor({ timeout: WAIT_MS })
   t.pass('the customer message shows in its row without a reload')
   await row.getByRole('img', { name: /^\d+ unread$/ }).waitFor({ timeout: WAIT_MS })

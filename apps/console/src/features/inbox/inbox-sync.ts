@@ -4,7 +4,7 @@
  * One sync at a time; a request during one runs once more after it.
  */
 import { invalidate, queryClient } from '../../lib/query.ts'
-import { fetchInboxChanges, type InboxFilters, type InboxItem, type InboxView } from './api.ts'
+import { byLastActivity, fetchInboxChanges, type InboxFilters, type InboxItem, type InboxView } from './api.ts'
 import type { InboxData } from './use-inbox.ts'
 
 export function mergeChanges(data: InboxData, changes: InboxItem[], serverTime: string): InboxData {
@@ -12,8 +12,9 @@ export function mergeChanges(data: InboxData, changes: InboxItem[], serverTime: 
   const pages = data.pages.map((page) => ({ ...page, items: page.items.filter((row) => !changed.has(row.id)) }))
   const first = pages[0]
   if (!first) return data
-  // the list is sorted on display; the new and changed rows can sit in the first page
-  pages[0] = { ...first, items: [...changes.filter((c) => c.in_view), ...first.items], server_time: serverTime }
+  // what changed has the newest activity: it joins the first page, which alone is re-sorted
+  const items = [...changes.filter((c) => c.in_view), ...first.items].sort(byLastActivity)
+  pages[0] = { ...first, items, server_time: serverTime }
   return { ...data, pages }
 }
 

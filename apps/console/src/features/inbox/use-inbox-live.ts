@@ -25,19 +25,29 @@ function cachedRow(sessionId: string): InboxItem | undefined {
   return undefined
 }
 
-function patchRow(sessionId: string, patch: (row: InboxItem) => InboxItem): void {
+/**
+ * Replaces a conversation's row in every cached list; `toTop` moves it to the head of the first page (it has the
+ * newest activity now), which keeps each list in activity order without sorting 50,000 rows per frame.
+ */
+function patchRow(sessionId: string, patch: (row: InboxItem) => InboxItem, toTop = false): void {
   updateCached<InboxData>(['inbox'], (data) => {
     if (!data.pages) return data
-    let changed = false
-    const pages = data.pages.map((page): InboxPage => {
+    let patched: InboxItem | undefined
+    let pages = data.pages.map((page): InboxPage => {
       const index = page.items.findIndex((row) => row.id === sessionId)
       if (index < 0) return page
-      changed = true
+      patched = patch(page.items[index]!)
       const items = page.items.slice()
-      items[index] = patch(items[index]!)
+      if (toTop) items.splice(index, 1)
+      else items[index] = patched
       return { ...page, items }
     })
-    return changed ? { ...data, pages } : data
+    if (!patched) return data
+    if (toTop) {
+      const first = pages[0]!
+      pages = [{ ...first, items: [patched, ...first.items] }, ...pages.slice(1)]
+    }
+    return { ...data, pages }
   })
 }
 
@@ -65,22 +75,26 @@ export function useInboxLive(openId: string | null): void {
       const at = data.created_at ?? new Date().toISOString()
       // ISO timestamps compare as strings
       const newer = (row: InboxItem) => (row.last_activity_at.localeCompare(at) < 0 ? at : row.last_activity_at)
-      patchRow(sessionId, (row) => ({
-        ...row,
-        last_activity_at: newer(row),
-        last_message: {
-          id: data.message_id,
-          seq: data.seq,
-          sender: data.sender,
-          sender_id: data.sender_id,
-          kind: data.kind,
-          visibility: data.visibility ?? 'public',
-          preview: (data.content ?? '').slice(0, 200),
-          created_at: at,
-        },
-        message_count: Math.max(row.message_count, data.seq ?? row.message_count + 1),
-        unread_count: sessionId === openId ? 0 : row.unread_count + (counts ? 1 : 0),
-      }))
+      patchRow(
+        sessionId,
+        (row) => ({
+          ...row,
+          last_activity_at: newer(row),
+          last_message: {
+            id: data.message_id,
+            seq: data.seq,
+            sender: data.sender,
+            sender_id: data.sender_id,
+            kind: data.kind,
+            visibility: data.visibility ?? 'public',
+            preview: (data.content ?? '').slice(0, 200),
+            created_at: at,
+          },
+          message_count: Math.max(row.message_count, data.seq ?? row.message_count + 1),
+          unread_count: sessionId === openId ? 0 : row.unread_count + (counts ? 1 : 0),
+        }),
+        true,
+      )
       return
     }
     // `session` answers every join too: only a status the lists do not show yet changes them
