@@ -13,6 +13,9 @@ const IMPLICIT: Record<string, string> = {
   '@types/pg': 'types of pg',
   '@types/ws': 'types of ws',
   '@types/autocannon': 'types of autocannon',
+  '@types/react': 'types of react',
+  '@types/react-dom': 'types of react-dom',
+  'axe-core': 'its browser bundle is injected into pages by path (test-e2e/browser/harness.ts)',
 }
 
 const IMPORT =
@@ -24,7 +27,7 @@ function files(dir: string): string[] {
     if (name === 'node_modules' || name.startsWith('.')) continue
     const path = join(dir, name)
     if (statSync(path).isDirectory()) out = out.concat(files(path))
-    else if (/\.(ts|mts)$/.test(name)) out.push(path)
+    else if (/\.(ts|mts|tsx)$/.test(name)) out.push(path)
   }
   return out
 }
@@ -47,7 +50,7 @@ function importsOf(paths: string[]): Map<string, string> {
   return used
 }
 
-const workspaces = ['packages', 'services']
+const workspaces = ['apps', 'packages', 'services']
   .flatMap((d) => readdirSync(join(root, d)).map((n) => join(root, d, n)))
   .concat([join(root, 'gateway'), join(root, 'test-e2e')])
   .filter((dir) => {
