@@ -3,7 +3,7 @@
  * conversation at `/conversations/:id`.
  */
 import { QueryClientProvider } from '@tanstack/react-query'
-import { useEffect } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { Inbox } from './features/inbox/index.tsx'
 import { LoginPage } from './features/login/login-page.tsx'
 import { ConversationArea } from './features/shell/conversation-area.tsx'
@@ -12,13 +12,36 @@ import { AuthProvider, useAuth } from './lib/auth.tsx'
 import { hub } from './lib/hub.ts'
 import { I18nProvider, useI18n } from './lib/i18n.tsx'
 import { queryClient } from './lib/query.ts'
-import { matchPath, usePath } from './lib/router.tsx'
+import { Link, matchPath, usePath } from './lib/router.tsx'
 import { Loading } from './ui/status.tsx'
 import './features/shell/messages.ts'
+import './features/tickets/messages.ts'
+
+// the tickets screen is its own chunk: the first load (the inbox) does not carry it
+const TicketsScreen = lazy(async () => ({ default: (await import('./features/tickets/index.tsx')).TicketsScreen }))
+
+/** The shell's navigation between the inbox and the tickets screen. */
+function Nav({ path }: { path: string }) {
+  const { t } = useI18n()
+  const onTickets = path === '/tickets' || path.startsWith('/tickets/')
+  return (
+    <nav aria-label={t('tickets.nav.label')} className="shell-nav">
+      <Link href="/" aria-current={onTickets ? undefined : 'page'}>
+        {t('tickets.nav.inbox')}
+      </Link>
+      <Link href="/tickets" aria-current={onTickets ? 'page' : undefined}>
+        {t('tickets.nav')}
+      </Link>
+    </nav>
+  )
+}
 
 function Shell() {
   const path = usePath()
+  const { t } = useI18n()
   const conversationId = matchPath('/conversations/:id', path)?.id ?? null
+  const ticketId = matchPath('/tickets/:id', path)?.id ?? null
+  const onTickets = path === '/tickets' || ticketId !== null
   // one socket for the signed-in console; closed on log out (the shell unmounts)
   useEffect(() => {
     hub.start()
@@ -27,10 +50,19 @@ function Shell() {
   return (
     <div className="shell">
       <Header />
-      <main className="shell-main">
-        <Inbox selectedId={conversationId} />
-        <ConversationArea id={conversationId} />
-      </main>
+      <Nav path={path} />
+      {onTickets ? (
+        <main className="shell-main shell-tickets">
+          <Suspense fallback={<Loading label={t('shell.loading')} />}>
+            <TicketsScreen id={ticketId} />
+          </Suspense>
+        </main>
+      ) : (
+        <main className="shell-main">
+          <Inbox selectedId={conversationId} />
+          <ConversationArea id={conversationId} />
+        </main>
+      )}
     </div>
   )
 }

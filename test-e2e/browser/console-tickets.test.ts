@@ -1,0 +1,111 @@
+// The console's tickets screen in a real browser (Debian's Chromium) against the embedded default: tickets made
+// through the API are listed, the status filter narrows the list, a ticket opens at /tickets/:id, a comment is added
+// through the labelled box, only the allowed status moves are offered and one is taken, a move the server refuses is
+// shown in its words; axe on the list and the detail. Every wait is on a role, a name or a text: no sleeps, no retries.
+import type { Page } from 'playwright-core'
+import t from 'tap'
+import { conversationsKit, must } from '../harness/conversations-kit.ts'
+import { until } from '../harness/http.ts'
+import { createTicket } from '../harness/tickets-kit.ts'
+import { checkAxe, consoleSystem, launchBrowser, loginAs, newPage, WAIT_MS } from './harness.ts'
+
+// CONSOLE_DIR (a build of one's own) is passed on when set; else the gateway serves apps/console/dist
+const system = await consoleSystem(t, 'embedded', {
+  env: process.env.CONSOLE_DIR ? { CONSOLE_DIR: process.env.CONSOLE_DIR } : {},
+})
+const browser = await launchBrowser(t)
+const kit = await conversationsKit(system)
+
+const table = (page: Page) => page.getByRole('table', { name: 'Ticket list' })
+
+t.test('tickets: list, status filter, detail, comment, status change, a refusal in words', async (t) => {
+  const scope = kit.freshScope('tickets')
+  const alice = await kit.agent(scope, 'alice', { online: true })
+  const carol = await kit.customer(scope, 'carol')
+  const auth = kit.svc(scope)
+
+  const waiting = must(
+    await createTicket(kit.api, { title: 'Invoice shows the wrong address', customer_id: carol.id }, auth),
+    201,
+    'ticket left open',
+  )
+  const mine = must(
+    await createTicket(
+      kit.api,
+      { title: 'Printer on fire', customer_id: carol.id, priority: 'high', description: 'Smoke since Monday' },
+      auth,
+    ),
+    201,
+    'ticket to work on',
+  )
+  // tickets knows the agent once identity's event has arrived: assigning waits for that, as for the customer
+  await until('tickets to know the agent', async () => {
+    const res = await kit.api.post(`/api/tickets/${mine.id}/assign`, { agent_id: alice.user_id }, auth)
+    if (res.status === 400 && res.body?.code === 'TICKETS_UNKNOWN_AGENT') return undefined
+    return must(res, 200, 'assign')
+  })
+
+  const page = await newPage(t, browser, system)
+  await loginAs(page, alice)
+  await page.getByRole('link', { name: 'Tickets' }).click()
+  await page.waitForURL('**/tickets', { timeout: WAIT_MS })
+  await page.getByRole('heading', { name: 'Tickets', level: 1 }).waitFor({ timeout: WAIT_MS })
+  const rowOf = (title: string) => table(page).getByRole('row').filter({ hasText: title })
+  await rowOf('Printer on fire').filter({ hasText: 'Assigned' }).waitFor({ timeout: WAIT_MS })
+  await rowOf('Invoice shows the wrong address').filter({ hasText: 'Open' }).waitFor({ timeout: WAIT_MS })
+  t.pass('both tickets made through the API are listed with their status')
+  await checkAxe(t, page, 'the tickets list')
+
+  await page.getByRole('combobox', { name: 'Status' }).selectOption('assigned')
+  await rowOf('Invoice shows the wrong address').waitFor({ state: 'detached', timeout: WAIT_MS })
+  t.equal(await rowOf('Printer on fire').count(), 1, 'the status filter keeps the assigned ticket only')
+  await page.getByRole('combobox', { name: 'Status' }).selectOption('closed')
+  await page.getByText('No tickets match.').waitFor({ timeout: WAIT_MS })
+  t.pass('no closed ticket')
+  await page.getByRole('combobox', { name: 'Status' }).selectOption('assigned')
+
+  await table(page).getByRole('link', { name: 'Printer on fire' }).click()
+  await page.waitForURL(`**/tickets/${mine.id}`, { timeout: WAIT_MS })
+  await page.getByRole('heading', { name: 'Printer on fire', level: 1 }).waitFor({ timeout: WAIT_MS })
+  await page.getByText('Smoke since Monday').waitFor({ timeout: WAIT_MS })
+  t.pass('the ticket opens at /tickets/:id')
+
+  // only the moves the service allows from "assigned" are offered
+  const status = page.getByRole('region', { name: 'Status' })
+  await status.getByRole('button', { name: 'Mark as In progress' }).waitFor({ timeout: WAIT_MS })
+  const offered = await status.getByRole('button').allTextContents()
+  t.same(offered, ['Mark as In progress', 'Mark as Resolved', 'Mark as Open', 'Close ticket'], 'moves from assigned')
+
+  await page.getByRole('textbox', { name: 'Comment' }).fill('Fire brigade called, replacing the fuser')
+  await page.getByRole('button', { name: 'Add comment' }).click()
+  const comments = page.getByRole('list', { name: 'Comments' })
+  await comments.getByText('Fire brigade called, replacing the fuser').waitFor({ timeout: WAIT_MS })
+  t.equal(await page.getByRole('textbox', { name: 'Comment' }).inputValue(), '', 'the box is emptied')
+  const stored = must(await kit.api.get(`/api/tickets/${mine.id}/comments`, auth), 200, 'comments')
+  t.match(stored.data, [{ content: 'Fire brigade called, replacing the fuser', type: 'comment' }], 'stored by the API')
+
+  await status.getByRole('button', { name: 'Mark as In progress' }).click()
+  await status.getByRole('button', { name: 'Mark as Resolved' }).waitFor({ timeout: WAIT_MS })
+  await status.getByText('In progress', { exact: true }).waitFor({ timeout: WAIT_MS })
+  t.same(
+    await status.getByRole('button').allTextContents(),
+    ['Mark as Resolved', 'Mark as Open', 'Close ticket'],
+    'moves from in progress',
+  )
+  t.match(must(await kit.api.get(`/api/tickets/${mine.id}`, auth), 200, 'read').status, 'in_progress')
+  await checkAxe(t, page, 'the ticket detail')
+
+  // resolved behind the page's back: the page still offers "Open", which the server refuses — shown in words
+  must(await kit.api.put(`/api/tickets/${mine.id}`, { status: 'resolved' }, auth), 200, 'resolve')
+  await status.getByRole('button', { name: 'Mark as Open' }).click()
+  await status.getByRole('alert').filter({ hasText: 'cannot change status from resolved to open' }).waitFor({
+    timeout: WAIT_MS,
+  })
+  t.pass('the 409 is shown in the API words')
+
+  await page.getByRole('link', { name: 'Back to tickets' }).click()
+  await page.waitForURL('**/tickets', { timeout: WAIT_MS })
+  await rowOf('Printer on fire').filter({ hasText: 'Resolved' }).waitFor({ timeout: WAIT_MS })
+  t.pass('back in the list, the ticket shows its new status')
+  t.ok(waiting.id, 'the open ticket stayed untouched')
+})
