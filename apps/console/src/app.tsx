@@ -6,6 +6,7 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect } from 'react'
 import { Inbox } from './features/inbox/index.tsx'
 import { LoginPage } from './features/login/login-page.tsx'
+import { KeyboardLayer } from './features/palette/index.tsx'
 import { ConversationArea } from './features/shell/conversation-area.tsx'
 import { Header } from './features/shell/header.tsx'
 import { AuthProvider, useAuth } from './lib/auth.tsx'
@@ -63,6 +64,7 @@ function Shell() {
           <ConversationArea id={conversationId} />
         </main>
       )}
+      <KeyboardLayer />
     </div>
   )
 }

@@ -4,6 +4,7 @@
  */
 import { useCallback, useEffect, useState } from 'react'
 import { useI18n } from '../../lib/i18n.tsx'
+import { useCommand } from '../../lib/keyboard.ts'
 import { navigate } from '../../lib/router.tsx'
 import { ErrorText, Loading } from '../../ui/status.tsx'
 import { CHANNELS, INBOX_VIEWS, type InboxFilters, type InboxView, SESSION_STATUSES } from './api.ts'
@@ -19,6 +20,10 @@ export function Inbox({ selectedId }: { selectedId: string | null }) {
   const [view, setView] = useState<InboxView>('mine')
   const [filters, setFilters] = useState<InboxFilters>({})
   const inbox = useInbox(view, filters)
+  // the command palette's "Go to …"
+  useCommand('inbox.view', (next) => {
+    if ((views as string[]).includes(next)) setView(next as InboxView)
+  })
   useInboxLive(selectedId)
 
   useEffect(() => {
