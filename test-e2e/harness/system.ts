@@ -91,6 +91,8 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     // the tests' stand-ins of AI providers listen on 127.0.0.1: a tenant's or workspace's own AI endpoint may reach
     // that address only as the operator allows (not 127.0.0.2, which a test uses for one it must not reach)
     AI_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+    // a console build of one's own (several engineers build and test the console at once)
+    ...(process.env.CONSOLE_DIR ? { CONSOLE_DIR: process.env.CONSOLE_DIR } : {}),
     ...extra,
   }
 }

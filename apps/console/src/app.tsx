@@ -6,6 +6,7 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect } from 'react'
 import { Inbox } from './features/inbox/index.tsx'
 import { LoginPage } from './features/login/login-page.tsx'
+import { NotificationControls } from './features/notifications/index.ts'
 import { KeyboardLayer } from './features/palette/index.tsx'
 import { ConversationArea } from './features/shell/conversation-area.tsx'
 import { Header } from './features/shell/header.tsx'
@@ -50,7 +51,9 @@ function Shell() {
   }, [])
   return (
     <div className="shell">
-      <Header />
+      <Header>
+        <NotificationControls />
+      </Header>
       <Nav path={path} />
       {onTickets ? (
         <main className="shell-main shell-tickets">

@@ -1,4 +1,5 @@
 /** The shell's header: who is signed in, the connection, theme toggle, language switch, log out. */
+import type { ReactNode } from 'react'
 import { useAuth } from '../../lib/auth.tsx'
 import { LOCALES, type Locale, useI18n } from '../../lib/i18n.tsx'
 import { useTheme } from '../../lib/theme.ts'
@@ -7,7 +8,8 @@ import './messages.ts'
 
 const LANGUAGE_NAMES: Record<Locale, string> = { en: 'English', 'zh-CN': '简体中文' }
 
-export function Header() {
+/** `children`: controls the shell composes from other features (presence, notifications). */
+export function Header({ children }: { children?: ReactNode }) {
   const { t, locale, setLocale } = useI18n()
   const { user, logout } = useAuth()
   const { theme, toggle } = useTheme()
@@ -20,6 +22,7 @@ export function Header() {
       {user?.tenant_id && (
         <span>{t('shell.workspace', { workspace: `${user.tenant_id} / ${user.workspace_id ?? '*'}` })}</span>
       )}
+      {children}
       <button type="button" onClick={toggle} aria-pressed={theme === 'dark'}>
         {t('shell.theme.toDark')}
       </button>

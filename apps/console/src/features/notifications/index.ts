@@ -1,0 +1,1 @@
+export { NotificationControls, REMINDER_MS } from './notification-controls.tsx'

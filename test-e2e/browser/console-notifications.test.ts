@@ -1,0 +1,86 @@
+// The console's notifications in a real browser (Debian's Chromium) against the embedded default: customer messages
+// sent over the hub's protocol raise the unread count in the tab title ("(2) Switchboard"); no tone plays before
+// "Enable sound" is clicked (browsers block autoplay), after it a new customer message plays one — observed through
+// an init script that wraps AudioContext and counts started oscillators; axe on the shell with the controls. Every
+// wait is on a role, a name, a text or the title: no sleeps, no retries.
+import type { Page } from 'playwright-core'
+import t from 'tap'
+import { login } from '../harness/auth.ts'
+import { conversationsKit, must } from '../harness/conversations-kit.ts'
+import { openSocket } from '../harness/realtime-kit.ts'
+import { checkAxe, consoleSystem, launchBrowser, loginAs, newPage, WAIT_MS } from './harness.ts'
+
+const system = await consoleSystem(t)
+const browser = await launchBrowser(t)
+const kit = await conversationsKit(system)
+
+/** Counts the oscillators the page starts (the tone), before the page's own script runs. */
+async function countTones(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const g = globalThis as any
+    g.__tones = 0
+    const Native = g.AudioContext
+    g.AudioContext = class extends Native {
+      createOscillator() {
+        const oscillator = super.createOscillator()
+        const start = oscillator.start.bind(oscillator)
+        oscillator.start = (...args: unknown[]) => {
+          g.__tones++
+          return start(...args)
+        }
+        return oscillator
+      }
+    }
+  })
+}
+
+const tones = (page: Page) => page.evaluate(() => (globalThis as any).__tones as number)
+const titleIs = (page: Page, title: string) =>
+  page.waitForFunction((want) => (globalThis as any).document.title === want, title, { timeout: WAIT_MS })
+
+t.test('unread count in the title; a tone on a new customer message only after "Enable sound"', async (t) => {
+  const scope = kit.freshScope('notify')
+  const alice = await kit.agent(scope, 'alice', { online: true })
+  await kit.onlineAgents(scope, 1)
+  const carol = await kit.customer(scope, 'carol')
+  const carolToken = (await login(kit.api, carol.username, carol.password)).token
+
+  const page = await newPage(t, browser, system)
+  await countTones(page)
+  await loginAs(page, alice)
+  await page.getByText('No conversations here.').waitFor({ timeout: WAIT_MS })
+  t.equal(await page.title(), 'Switchboard', 'no count in the title while nothing is unread')
+
+  const customer = await openSocket(system.url, { token: carolToken, via: 'protocol' }, t)
+  customer.send({ type: 'text-message', data: 'Where is my parcel?' })
+  const id = (await customer.next('session')).data.session_id as string
+  must(
+    await kit.api.post(`/api/omni/sessions/${id}/assign`, { agent_id: alice.user_id }, kit.svc(scope)),
+    200,
+    'assign',
+  )
+  const row = page
+    .getByRole('listbox', { name: 'Conversations' })
+    .getByRole('option')
+    .filter({ hasText: 'Where is my parcel?' })
+  await row.getByRole('img', { name: '1 unread' }).waitFor({ timeout: WAIT_MS })
+  await titleIs(page, '(1) Switchboard')
+  t.pass('the server unread count is in the title')
+  t.equal(await tones(page), 0, 'no tone before sound is enabled')
+
+  const enable = page.getByRole('button', { name: 'Enable sound' })
+  await enable.click()
+  t.equal(await enable.getAttribute('aria-pressed'), 'true', 'the button shows sound is on')
+
+  customer.send({ type: 'text-message', data: 'It was due on Monday' })
+  await titleIs(page, '(2) Switchboard')
+  t.pass('a customer message over the hub raises the count in the title')
+  await page.waitForFunction(() => (globalThis as any).__tones > 0, undefined, { timeout: WAIT_MS })
+  t.pass('the new customer message played a tone')
+  t.ok(
+    await page.getByRole('button', { name: 'Enable notifications' }).isVisible(),
+    'notifications are asked on a click',
+  )
+
+  await checkAxe(t, page, 'the shell with the notification controls')
+})
