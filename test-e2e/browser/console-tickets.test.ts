@@ -109,3 +109,56 @@ t.test('tickets: list, status filter, detail, comment, status change, a refusal 
   t.pass('back in the list, the ticket shows its new status')
   t.ok(waiting.id, 'the open ticket stayed untouched')
 })
+
+t.test('tickets: the priority and custom field filters; the detail shows custom field values', async (t) => {
+  const scope = kit.freshScope('ticketcf')
+  const bob = await kit.agent(scope, 'bob')
+  const dora = await kit.customer(scope, 'dora')
+  const auth = kit.svc(scope)
+  must(await kit.api.post('/api/custom-fields', { key: 'region', type: 'string', name: 'Region' }, auth), 201, 'field')
+  const emea = must(
+    await createTicket(
+      kit.api,
+      { title: 'Billing portal down', customer_id: dora.id, priority: 'urgent', custom_fields: { region: 'emea' } },
+      auth,
+    ),
+    201,
+    'emea ticket',
+  )
+  must(
+    await createTicket(
+      kit.api,
+      { title: 'Password reset loop', customer_id: dora.id, custom_fields: { region: 'apac' } },
+      auth,
+    ),
+    201,
+    'apac ticket',
+  )
+
+  const page = await newPage(t, browser, system)
+  await loginAs(page, bob, '/tickets')
+  const rowOf = (title: string) => table(page).getByRole('row').filter({ hasText: title })
+  await rowOf('Password reset loop').waitFor({ timeout: WAIT_MS })
+  await rowOf('Billing portal down').filter({ hasText: 'Urgent' }).waitFor({ timeout: WAIT_MS })
+
+  await page.getByRole('combobox', { name: 'Priority' }).selectOption('urgent')
+  await rowOf('Password reset loop').waitFor({ state: 'detached', timeout: WAIT_MS })
+  t.equal(await rowOf('Billing portal down').count(), 1, 'the priority filter keeps the urgent ticket only')
+  await page.getByRole('combobox', { name: 'Priority' }).selectOption('')
+  await rowOf('Password reset loop').waitFor({ timeout: WAIT_MS })
+
+  await page.getByRole('combobox', { name: 'Custom field', exact: true }).selectOption('region')
+  await page.getByRole('textbox', { name: 'Custom field value' }).fill('apac')
+  await rowOf('Billing portal down').waitFor({ state: 'detached', timeout: WAIT_MS })
+  t.equal(await rowOf('Password reset loop').count(), 1, 'the custom field filter keeps the apac ticket only')
+  await page.getByRole('textbox', { name: 'Custom field value' }).fill('emea')
+  await table(page).getByRole('link', { name: 'Billing portal down' }).click()
+  await page.waitForURL(`**/tickets/${emea.id}`, { timeout: WAIT_MS })
+  const fields = page.getByRole('region', { name: 'Custom fields' })
+  await fields.getByText('emea', { exact: true }).waitFor({ timeout: WAIT_MS })
+  t.pass('the custom field value is shown')
+  // an open ticket: only "Assign to me" and "Close ticket" are offered
+  const status = page.getByRole('region', { name: 'Status' })
+  await status.getByRole('button', { name: 'Assign to me' }).waitFor({ timeout: WAIT_MS })
+  t.same(await status.getByRole('button').allTextContents(), ['Assign to me', 'Close ticket'], 'moves from open')
+})
