@@ -128,12 +128,15 @@ const READ_ONLY_POSTS = new Set(['/api/security/users/query', '/api/assist/sugge
  */
 const READ_ONLY_POST_PATTERNS = [/^\/api\/macros\/[^/]+\/apply$/]
 
+/** Writes to the caller's own record only: an agent sets its own presence with the agents read it holds. */
+const OWN_RECORD_WRITES = new Set(['PUT /api/agents/me/status'])
+
 export function requiredPermission(method: string, path: string): string {
   const resource = resourceForPath(path)
   if (!resource) return '*'
   const m = method.toUpperCase()
   const bare = pathOnly(path).replace(/\/+$/, '')
   const readOnlyPost = READ_ONLY_POSTS.has(bare) || READ_ONLY_POST_PATTERNS.some((re) => re.test(bare))
-  const reads = m === 'GET' || m === 'HEAD' || (m === 'POST' && readOnlyPost)
+  const reads = m === 'GET' || m === 'HEAD' || (m === 'POST' && readOnlyPost) || OWN_RECORD_WRITES.has(`${m} ${bare}`)
   return `${resource}.${reads ? 'read' : 'write'}`
 }

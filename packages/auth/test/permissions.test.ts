@@ -84,6 +84,8 @@ t.test('resource for path', async (t) => {
   t.equal(requiredPermission('head', '/api/tickets'), 'tickets.read')
   t.equal(requiredPermission('POST', '/api/security/users/query'), 'security.read', 'the batch preview only reads')
   t.equal(requiredPermission('POST', '/api/assist/suggest'), 'assist.read', 'suggestions only read')
+  t.equal(requiredPermission('PUT', '/api/agents/me/status'), 'agents.read', "an agent's own presence")
+  t.equal(requiredPermission('PUT', '/api/agents/a1/status'), 'agents.write', "another agent's presence")
   t.equal(requiredPermission('POST', '/api/security/users/revoke-tokens'), 'security.write')
   t.equal(requiredPermission('POST', '/api/tickets'), 'tickets.write')
   t.equal(requiredPermission('GET', '/api/tickets/0193abc/satisfaction'), 'satisfaction.read', "a ticket's rating")

@@ -12,6 +12,7 @@ import {
   type AgentStatus,
   agentStats,
   agentView,
+  findAgentByUserInScope,
   findAgentInScope,
   listAgents,
   listPresentAgents,
@@ -143,6 +144,27 @@ export const agentRoutes: RouteModule<IdentityService> = async (app, svc) => {
     '/api/agents/:id/status',
     { ...statusRoute, schema: { ...statusRoute.schema, body: AgentStatusBody } },
     async (request) => changeStatus(request, request.params.id, request.body.status),
+  )
+
+  /** The caller's own agent record in its scope: an agent sets its own presence with agents.read (`me` is static). */
+  async function ownAgent(request: FastifyRequest) {
+    const userId = request.principal?.user_id
+    const agent = userId ? await findAgentByUserInScope(svc.db, userId, scopeOf(request)) : undefined
+    if (!agent) throw new IdentityErrors.AgentNotFound()
+    return agent
+  }
+  app.get(
+    '/api/agents/me',
+    { preValidation: read, schema: { tags, response: { 200: AgentSchema, ...managementErrors } } },
+    async (request) => agentViewWithLoad(svc.db, await ownAgent(request)),
+  )
+  app.put(
+    '/api/agents/me/status',
+    {
+      preValidation: read,
+      schema: { tags, body: AgentStatusBody, response: { 200: AgentSchema, ...managementErrors } },
+    },
+    async (request) => changeStatus(request, (await ownAgent(request)).id, request.body.status),
   )
 
   app.post(

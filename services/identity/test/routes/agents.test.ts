@@ -1,6 +1,7 @@
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
-import { createCustomer, directoryFixture, errorShape } from '../helpers/directory.ts'
+import { as } from '../helpers/app.ts'
+import { createCustomer, directoryFixture, errorShape, who as principal } from '../helpers/directory.ts'
 
 inEachStorageMode(t, 'agent directory', async (t, mode) => {
   const { app, who, rec, req } = await directoryFixture(t, mode)
@@ -139,6 +140,40 @@ inEachStorageMode(t, 'agent directory', async (t, mode) => {
       t.equal(res.json().code, 'IDENTITY_AGENT_NOT_FOUND')
     }
     t.equal((await req('GET', `/api/agents/${agentId}`, who.acmeAdmin)).json().status, 'offline', 'unchanged by globex')
+  })
+
+  await t.test('GET /api/agents/me and PUT /api/agents/me/status: an agent sets its own presence', async (t) => {
+    const self = await as(
+      principal({ kind: 'agent', tenant_id: 'acme', workspace_id: 'support', user_id: carol.user_id }),
+    )
+    const me = await req('GET', '/api/agents/me', self)
+    t.equal(me.statusCode, 200, me.body)
+    t.equal(me.json().id, agentId)
+    const away = await req('PUT', '/api/agents/me/status', self, { status: 'away' })
+    t.equal(away.statusCode, 200, away.body)
+    t.equal(away.json().status, 'away')
+    await rec.find('identity.agent.status_changed', (d: any) => d.agent_id === agentId && d.status === 'away')
+    // audited as an operator's status change is (a later record than the earlier test's)
+    const audit = await rec.find(
+      'audit.record.recorded',
+      (d: any) => d.action === 'agents.status' && d.resource_id === agentId && d.after_json?.status === 'away',
+    )
+    t.ok(audit, 'the change is audited')
+    const online = await req('PUT', '/api/agents/me/status', self, { status: 'online' })
+    t.equal(online.json().status, 'online')
+    t.equal((await req('GET', `/api/agents/${agentId}`, who.acmeAdmin)).json().status, 'online')
+    const bad = await req('PUT', '/api/agents/me/status', self, { status: 'sleeping' })
+    t.equal(bad.statusCode, 400)
+    // a user without an agent record here, or the same user in another workspace, has none
+    const none = await req('PUT', '/api/agents/me/status', who.acmeAgent, { status: 'away' })
+    t.equal(none.statusCode, 404)
+    t.equal(none.json().code, 'IDENTITY_AGENT_NOT_FOUND')
+    const elsewhere = await as(
+      principal({ kind: 'agent', tenant_id: 'globex', workspace_id: 'main', user_id: carol.user_id }),
+    )
+    t.equal((await req('GET', '/api/agents/me', elsewhere)).statusCode, 404)
+    t.equal((await req('PUT', '/api/agents/me/status', who.acmeAdmin, { status: 'offline' })).statusCode, 404)
+    await req('POST', `/api/agents/${agentId}/offline`, who.acmeAdmin)
   })
 
   await t.test('PUT /api/agents/:id updates the profile', async (t) => {
