@@ -8,6 +8,7 @@ import { Inbox } from './features/inbox/index.tsx'
 import { LoginPage } from './features/login/login-page.tsx'
 import { NotificationControls } from './features/notifications/index.ts'
 import { KeyboardLayer } from './features/palette/index.tsx'
+import { PresenceControl } from './features/presence/index.ts'
 import { ConversationArea } from './features/shell/conversation-area.tsx'
 import { Header } from './features/shell/header.tsx'
 import { AuthProvider, useAuth } from './lib/auth.tsx'
@@ -52,6 +53,7 @@ function Shell() {
   return (
     <div className="shell">
       <Header>
+        <PresenceControl />
         <NotificationControls />
       </Header>
       <Nav path={path} />

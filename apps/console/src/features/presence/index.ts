@@ -1,0 +1,1 @@
+export { PresenceControl } from './presence-control.tsx'
