@@ -5,6 +5,7 @@
 // wait is on a role, a name, a text or the title: no sleeps, no retries.
 import type { Page } from 'playwright-core'
 import t from 'tap'
+import { REMINDER_MS } from '../../apps/console/src/features/notifications/reminder.ts'
 import { login } from '../harness/auth.ts'
 import { conversationsKit, must } from '../harness/conversations-kit.ts'
 import { openSocket } from '../harness/realtime-kit.ts'
@@ -83,4 +84,34 @@ t.test('unread count in the title; a tone on a new customer message only after "
   )
 
   await checkAxe(t, page, 'the shell with the notification controls')
+})
+
+t.test('a reminder repeats while the waiting queue is not empty', async (t) => {
+  const scope = kit.freshScope('remind')
+  // an agent of the workspace who is not online: nobody takes the conversation, it waits
+  const bob = await kit.agent(scope, 'bob')
+  const dave = await kit.customer(scope, 'dave')
+  const { session } = await kit.hub(scope).open('Is anyone there?', dave.user_id)
+  must(
+    await kit.api.post('/api/session-transfer/to-human', { session_id: session.id }, kit.svc(scope)),
+    200,
+    'to-human',
+  )
+
+  const page = await newPage(t, browser, system)
+  // the page's timers on a clock the test moves: the reminder's interval without waiting for it
+  await page.clock.install()
+  await countTones(page)
+  await loginAs(page, bob)
+  await page.getByRole('button', { name: 'Enable sound' }).click()
+  await page.getByRole('tab', { name: 'Waiting queue' }).click()
+  await page
+    .getByRole('listbox', { name: 'Conversations' })
+    .getByRole('option')
+    .filter({ hasText: 'Is anyone there?' })
+    .waitFor({ timeout: WAIT_MS })
+  t.equal(await tones(page), 0, 'no tone yet')
+  await page.clock.fastForward(REMINDER_MS)
+  await page.waitForFunction(() => (globalThis as any).__tones > 0, undefined, { timeout: WAIT_MS })
+  t.pass('the reminder played after REMINDER_MS')
 })

@@ -1,1 +1,2 @@
-export { NotificationControls, REMINDER_MS } from './notification-controls.tsx'
+export { NotificationControls } from './notification-controls.tsx'
+export { REMINDER_MS } from './reminder.ts'

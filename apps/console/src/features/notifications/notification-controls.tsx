@@ -12,10 +12,8 @@ import { playTone, soundEnabled, unlockSound } from './tone.ts'
 import { useUnreadTitle } from './use-unread-title.ts'
 import { useWaitingQueue } from './use-waiting-queue.ts'
 import './messages.ts'
+import { REMINDER_MS } from './reminder.ts'
 import './notifications.css'
-
-/** How often the reminder repeats while someone waits in the queue. */
-export const REMINDER_MS = 60_000
 
 type Permission = NotificationPermission | 'unsupported'
 const initialPermission = (): Permission =>
