@@ -1,8 +1,8 @@
-import { signInternalPrincipal } from '@switchboard/auth'
-import { type AuditRecordData, type Envelope, PRINCIPAL_HEADER, type Principal } from '@switchboard/contracts'
+import { type AuditRecordData, type Envelope, PRINCIPAL_HEADER } from '@switchboard/contracts'
 import type { Logger } from '@switchboard/platform'
 import { type Dispatcher, request } from 'undici'
 import type { GatewayMetrics } from '../metrics.ts'
+import { gatewayPrincipalToken } from '../service-principal.ts'
 
 /** The audit service's hand-over endpoint (services/audit/src/routes/internal.routes.ts). */
 export const AUDIT_HANDOVER_PATH = '/internal/audit/records'
@@ -13,21 +13,6 @@ const BATCH = 100
 export const AUDIT_QUEUE_MAX = 10_000
 /** Waits between failed hand-overs (the last repeats): soon at first, then no faster than a probe. */
 const RETRY_MS = [250, 1000, 5000, 15_000]
-const PRINCIPAL_TTL_S = 300
-
-/** The gateway acts as a service principal toward the audit service, as it does toward identity. */
-const GATEWAY_PRINCIPAL: Principal = {
-  user_id: 'gateway',
-  kind: 'service',
-  roles: [],
-  permissions: [],
-  tenant_id: '',
-  workspace_id: '',
-  session_id: '',
-  jti: 'gateway-audit',
-  token_tenant_id: '',
-  token_workspace_id: '',
-}
 
 export interface AuditSinkOptions {
   /** a replica of the audit service (the upstream pool's pick), undefined when none is configured */
@@ -63,20 +48,13 @@ export function createAuditSink(opts: AuditSinkOptions): AuditSink {
   const retryMs = opts.retryMs ?? RETRY_MS
   const log = opts.logger.child({ component: 'audit-sink' })
   const queue: Array<Envelope<AuditRecordData>> = []
-  let principal: { token: string; renewAt: number } | undefined
   let sending: Promise<void> | undefined
   let timer: NodeJS.Timeout | undefined
   let failures = 0
   let kicked = false
   let closed = false
 
-  async function principalToken() {
-    if (!principal || Date.now() >= principal.renewAt) {
-      const token = await signInternalPrincipal(opts.internalSecret, GATEWAY_PRINCIPAL, PRINCIPAL_TTL_S)
-      principal = { token, renewAt: Date.now() + (PRINCIPAL_TTL_S - 60) * 1000 }
-    }
-    return principal.token
-  }
+  const principalToken = gatewayPrincipalToken(opts.internalSecret, 'gateway-audit')
 
   /** One hand-over of the head of the queue; true when it was accepted (the records are stored or refused for good). */
   async function handOver(batch: Array<Envelope<AuditRecordData>>): Promise<boolean> {

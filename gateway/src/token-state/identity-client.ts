@@ -1,17 +1,16 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { signInternalPrincipal } from '@switchboard/auth'
 import {
   DeniedToken,
   Nullable,
   PRINCIPAL_HEADER,
-  type Principal,
   ScopeStatus,
   SessionTokenState,
   UserTokenState,
 } from '@switchboard/contracts'
 import { type Dispatcher, request } from 'undici'
 import type { GatewayMetrics } from '../metrics.ts'
+import { gatewayPrincipalToken } from '../service-principal.ts'
 
 /** Identity's internal contract (see gateway/README.md). */
 export const TOKEN_STATE_PATH = '/internal/token-state'
@@ -27,21 +26,6 @@ export const DeniedResponse = Type.Object({ items: Type.Array(DeniedToken) })
 /** every disabled tenant (workspace_id '') and workspace */
 export const DisabledScopes = Type.Object({ items: Type.Array(ScopeStatus) })
 
-/** The gateway calls identity as a service principal; identity should accept only kind `service`. */
-const GATEWAY_PRINCIPAL: Principal = {
-  user_id: 'gateway',
-  kind: 'service',
-  roles: [],
-  permissions: [],
-  tenant_id: '',
-  workspace_id: '',
-  session_id: '',
-  jti: 'gateway-token-state',
-  token_tenant_id: '',
-  token_workspace_id: '',
-}
-const PRINCIPAL_TTL_S = 300
-
 export interface IdentityClientOptions {
   pick: () => string | undefined
   internalSecret: string
@@ -52,15 +36,8 @@ export interface IdentityClientOptions {
 }
 
 export function createIdentityClient(opts: IdentityClientOptions) {
-  // Re-signed a minute before it lapses, so the token-state path signs nothing per call.
-  let principal: { token: string; renewAt: number } | undefined
-  async function principalToken() {
-    if (!principal || Date.now() >= principal.renewAt) {
-      const token = await signInternalPrincipal(opts.internalSecret, GATEWAY_PRINCIPAL, PRINCIPAL_TTL_S)
-      principal = { token, renewAt: Date.now() + (PRINCIPAL_TTL_S - 60) * 1000 }
-    }
-    return principal.token
-  }
+  // identity should accept only kind `service`
+  const principalToken = gatewayPrincipalToken(opts.internalSecret, 'gateway-token-state')
 
   async function get<T>(kind: string, path: string, schema: Parameters<typeof Value.Check>[0]): Promise<T> {
     const base = opts.pick()
