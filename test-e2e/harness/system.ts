@@ -46,6 +46,8 @@ export interface SystemOptions {
   replicas?: number
   /** gateway replicas in the fleet (default: `replicas`); the embedded default always has one */
   gatewayReplicas?: number
+  /** the fleet: replicas of a service by name, instead of `replicas` (e.g. `{ 'realtime-voice': 2 }`) */
+  replicasOf?: Readonly<Record<string, number>>
   /** units beyond the registry's (the template test's throw-away service) */
   extraUnits?: readonly RunnableUnit[]
   /** registry services not to start (a test putting a stand-in of its own in their place) */
@@ -157,6 +159,7 @@ async function fleet(opts: SystemOptions): Promise<System> {
   const running = await startFleet({
     replicas: opts.replicas ?? 1,
     ...(opts.gatewayReplicas ? { gatewayReplicas: opts.gatewayReplicas } : {}),
+    ...(opts.replicasOf ? { replicasOf: opts.replicasOf } : {}),
     port: 0,
     servicePort: 0,
     namespace,

@@ -22,9 +22,11 @@ export interface FleetOptions {
   replicas?: number
   /** gateway replicas (default: same as replicas) */
   gatewayReplicas?: number
+  /** replicas of a service by name, instead of `replicas` (e.g. `{ 'realtime-voice': 2 }` beside 1 of the others) */
+  replicasOf?: Readonly<Record<string, number>>
   /** first gateway port (default PORT or 8080); 0 picks free ports */
   port?: number
-  /** first service port (default 8101); service k's replicas take ports first + k*replicas + i; 0 picks free ports */
+  /** first service port (default 8101); the services' replicas take consecutive ports in order; 0 picks free ports */
   servicePort?: number
   /** base environment for every child (DATABASE_URL, REDIS_URL, NATS_URL, JWT_SECRET, …) */
   env?: NodeJS.ProcessEnv
@@ -132,11 +134,15 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     ...SERVICES.filter((s) => !opts.services || opts.services.includes(s.name)),
     ...(opts.extraUnits ?? []),
   ]
-  const servicePorts = await portRange(opts.servicePort ?? 8101, services.length * replicas)
+  const counts = services.map((s) => opts.replicasOf?.[s.name] ?? replicas)
+  const total = counts.reduce((a, b) => a + b, 0)
+  const servicePorts = await portRange(opts.servicePort ?? 8101, total)
   const gatewayPorts = await portRange(opts.port ?? Number(base.PORT ?? 8080), gatewayReplicas)
   const serviceUrls: Record<string, string[]> = {}
+  let next = 0
   services.forEach((s, k) => {
-    serviceUrls[s.name] = servicePorts.slice(k * replicas, (k + 1) * replicas).map((p) => `http://127.0.0.1:${p}`)
+    serviceUrls[s.name] = servicePorts.slice(next, next + counts[k]!).map((p) => `http://127.0.0.1:${p}`)
+    next += counts[k]!
   })
   const gatewayUrls = gatewayPorts.map((p) => `http://127.0.0.1:${p}`)
   const upstreams: NodeJS.ProcessEnv = {}
