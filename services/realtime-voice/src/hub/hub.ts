@@ -1,6 +1,6 @@
 import type { WebSocket } from '@fastify/websocket'
 import { HUB_STREAM, type Principal, type SocketMode } from '@switchboard/contracts'
-import type { Subscription } from '@switchboard/events'
+import type { Handler, Subscription } from '@switchboard/events'
 import { newId, type Scope, type ServiceClient, type ServiceContext } from '@switchboard/platform'
 import type { RealtimeConfig } from '../config.ts'
 import { isProblem, parseClientFrame } from '../domain/frame-schema.ts'
@@ -13,6 +13,7 @@ import { CLOSE, MAX_PENDING_FRAMES, overBudget } from './limits.ts'
 import { type Client, createRegistry, send } from './registry.ts'
 import { createSignalDelivery } from './signals.ts'
 import { clusterCounts, countsIn, publishSnapshot, snapshot, withdrawSnapshot } from './stats.ts'
+import { createTicketFanout } from './ticket-fanout.ts'
 import { upstreamApi } from './upstream.ts'
 
 /** Who is on the other end of an upgrade, as the route found out. */
@@ -117,9 +118,14 @@ export function createHub(
     // Run again by the platform after a failure (its start is retried): what is already subscribed stays, once.
     async start() {
       if (closing) return
-      if (subscriptions.length === 0) subscriptions.push(await svc.bus.subscribe('conversations.>', createFanout(h)))
-      if (subscriptions.length === 1)
-        subscriptions.push(await svc.bus.subscribe(`${HUB_STREAM.subjects[0]}`, createSignalDelivery(h)))
+      // in this order, each once: a retried start subscribes what is still missing
+      const wanted: [string, Handler][] = [
+        ['conversations.>', createFanout(h)],
+        [`${HUB_STREAM.subjects[0]}`, createSignalDelivery(h)],
+        ['tickets.>', createTicketFanout(h)],
+      ]
+      for (const [filter, handler] of wanted.slice(subscriptions.length))
+        subscriptions.push(await svc.bus.subscribe(filter, handler))
       if (timers.length > 0 || closing) return
       const publish = () => publishSnapshot(h).catch((err) => h.log.warn({ err }, 'hub: stats not published'))
       await publish()
