@@ -23,11 +23,13 @@ fi
 
 step "lint (biome)" npx biome check .
 step "type check (tsc --noEmit)" npx tsc --noEmit -p .
-# The console's TSX needs its own settings (jsx react-jsx, lib dom): its own tsconfig, checked through turbo (cached).
+# The apps' TSX needs its own settings (jsx, lib dom): each app its own tsconfig, checked through turbo (cached).
 step "type check console (tsc -p apps/console)" npx turbo run typecheck --filter=@switchboard/console --output-logs=errors-only
+step "type check widget (tsc -p apps/widget)" npx turbo run typecheck --filter=@switchboard/widget --output-logs=errors-only
 step "dependencies (declared = imported)" node scripts/check-deps.ts
-# The end-to-end tiers and the size budget test use the console's build, as the gateway serves it (cached by turbo).
-step "build console (vite, turbo)" bash scripts/build-console.sh
+# The end-to-end tiers and the size budget tests use the console's and the widget's builds, as the gateway serves
+# them (cached by turbo).
+step "build console and widget (vite, turbo)" bash scripts/build-console.sh
 # The browser tier drives Debian's Chromium: installed here when missing (root + apt); if it cannot be, this step
 # fails loudly and so do the browser tests — never a silent skip.
 step "browser (Debian's chromium)" bash scripts/ensure-chromium.sh

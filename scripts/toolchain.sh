@@ -44,7 +44,8 @@ case "$cmd" in
   test) exec bash "$root/scripts/test.sh" "$@" ;;
   run)
     what="${1:-}"; shift || true
-    # The gateway serves the agent console's build at /: built first, through turbo (a cache hit when unchanged).
+    # The gateway serves the agent console's build at / and the widget's at /widget.js, /widget/: built first, through
+    # turbo (a cache hit when unchanged).
     case "$what" in start|fleet|bench) bash "$root/scripts/build-console.sh" >&2 ;; esac
     case "$what" in
       start) exec node packages/cli/src/bin.ts start "$@" ;;

@@ -10,7 +10,7 @@ export const ROOT = new URL('../../', import.meta.url).pathname
 /** where the gateway serves the console from by default (CONSOLE_DIR) */
 export const CONSOLE_DIST = join(ROOT, 'apps/console/dist')
 
-/** scripts/build-console.sh (turbo run build --filter=@switchboard/console) with extra turbo options. */
+/** scripts/build-console.sh (turbo run build of @switchboard/console and @switchboard/widget) with extra turbo options. */
 export async function buildConsole(...args: string[]) {
   const { stdout, stderr } = await run('bash', [join(ROOT, 'scripts/build-console.sh'), ...args], {
     cwd: ROOT,
@@ -21,8 +21,8 @@ export async function buildConsole(...args: string[]) {
 }
 
 /**
- * A copy of the repository reduced to what the console's build reads (root manifests, turbo.json, the build
- * script, apps/console's sources), its node_modules linked to this checkout's: turbo's cache can be shown there
+ * A copy of the repository reduced to what the apps' build reads (root manifests, turbo.json, the build
+ * script, apps/console's and apps/widget's sources), its node_modules linked to this checkout's: turbo's cache can be shown there
  * without touching the dist/ that other test files serve, nor depending on nobody editing the console meanwhile.
  * No .git: turbo hashes the files itself, as in the image's build stage.
  */
@@ -33,12 +33,14 @@ export function isolatedConsoleWorkspace(): string {
   mkdirSync(join(dir, 'scripts'))
   cpSync(join(ROOT, 'scripts/build-console.sh'), join(dir, 'scripts/build-console.sh'))
   const skip = new Set(['node_modules', 'dist', '.turbo', '.tap'])
-  cpSync(join(ROOT, 'apps/console'), join(dir, 'apps/console'), {
-    recursive: true,
-    filter: (src) => !skip.has(basename(src)) && !/^dist-/.test(basename(src)),
-  })
+  for (const app of ['apps/console', 'apps/widget']) {
+    cpSync(join(ROOT, app), join(dir, app), {
+      recursive: true,
+      filter: (src) => !skip.has(basename(src)) && !/^dist-/.test(basename(src)),
+    })
+    symlinkSync(join(ROOT, app, 'node_modules'), join(dir, app, 'node_modules'))
+  }
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
-  symlinkSync(join(ROOT, 'apps/console/node_modules'), join(dir, 'apps/console/node_modules'))
   return dir
 }
 
