@@ -6,6 +6,7 @@ import type { ConfigGovernanceDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
 import { createPortalResolver } from './queries/portal.queries.ts'
 import { integrationRoutes } from './routes/integrations.routes.ts'
+import { internalRoutes } from './routes/internal.routes.ts'
 import { portalRoutes } from './routes/portal.routes.ts'
 import { scopedConfigRoutes } from './routes/scoped-config.routes.ts'
 
@@ -27,6 +28,11 @@ export const configGovernance = defineService<ConfigGovernanceConfig, ConfigGove
         'CONFIG_ENCRYPTION_KEY is not set: stored secrets are sealed under a key derived from INTERNAL_SECRET',
       )
     }
+    if (base.config.portal.widget.allowed_origins.length === 0 && base.config.environment === 'production') {
+      base.log.warn(
+        'PORTAL_WIDGET_ALLOWED_ORIGINS is empty: a workspace that sets no list of its own lets any site embed its widget',
+      )
+    }
     const box = createSecretBox(base.config.encryption_key, base.config.previous_encryption_keys)
     const portal = createPortalResolver(
       base.db,
@@ -36,7 +42,7 @@ export const configGovernance = defineService<ConfigGovernanceConfig, ConfigGove
     )
     return { box, portal }
   },
-  routes: { protected: [scopedConfigRoutes, integrationRoutes], public: [portalRoutes] },
+  routes: { protected: [scopedConfigRoutes, integrationRoutes, internalRoutes], public: [portalRoutes] },
 })
 
 /** An un-listened config-governance app: runners listen, tests `inject()`. */

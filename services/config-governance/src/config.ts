@@ -2,6 +2,32 @@ import { type Static, Type } from '@sinclair/typebox'
 import { UNITS } from '@switchboard/contracts'
 import { baseConfigFromEnv, configEncryptionKeys, parseConfig, ServiceBaseConfig } from '@switchboard/platform'
 
+/**
+ * An origin a page may embed the widget from: scheme, host and optional port, nothing else (no path, no trailing
+ * slash, no credentials) — what a browser sends as `Origin` and what `frame-ancestors` lists.
+ */
+export const WIDGET_ORIGIN_PATTERN =
+  '^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)(:[0-9]{1,5})?$'
+export const WidgetOrigin = Type.String({ pattern: WIDGET_ORIGIN_PATTERN, maxLength: 300 })
+export const WIDGET_PRECHAT = ['off', 'name', 'name_email'] as const
+export const WidgetPrechat = Type.Union(WIDGET_PRECHAT.map((v) => Type.Literal(v)))
+
+/** The chat widget of a scope (issue 21): where it may be embedded and what it says before and without an agent. */
+export const WidgetSettings = Type.Object(
+  {
+    /** the sites allowed to embed the widget; empty = any (development), which the security baseline reports */
+    allowed_origins: Type.Array(WidgetOrigin, { maxItems: 100, default: [] }),
+    prechat: Type.Union(
+      WIDGET_PRECHAT.map((v) => Type.Literal(v)),
+      { default: 'off' },
+    ),
+    greeting: Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { default: null }),
+    offline_message: Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], { default: null }),
+  },
+  { default: {} },
+)
+export type WidgetSettings = Static<typeof WidgetSettings>
+
 /** The portal's public face (`GET /public/portal/config`); every field may be overridden per scope. */
 export const PortalSettings = Type.Object({
   brand_name: Type.String({ minLength: 1, maxLength: 120, default: 'Switchboard' }),
@@ -11,6 +37,7 @@ export const PortalSettings = Type.Object({
   default_locale: Type.String({ default: 'en-US' }),
   locales: Type.Array(Type.String(), { minItems: 1, default: ['en-US'] }),
   support_email: Type.Optional(Type.String({ maxLength: 320 })),
+  widget: WidgetSettings,
 })
 export type PortalSettings = Static<typeof PortalSettings>
 
@@ -24,6 +51,14 @@ const PortalRuntime = Type.Partial(
     default_locale: Type.String(),
     locales: Type.Array(Type.String(), { minItems: 1 }),
     support_email: Type.String(),
+    widget: Type.Partial(
+      Type.Object({
+        allowed_origins: Type.Array(WidgetOrigin),
+        prechat: WidgetPrechat,
+        greeting: Type.String(),
+        offline_message: Type.String(),
+      }),
+    ),
   }),
 )
 
@@ -82,6 +117,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigGovernanceConfig {
       default_locale: env.PORTAL_DEFAULT_LOCALE,
       locales: list(env.PORTAL_LOCALES),
       support_email: env.PORTAL_SUPPORT_EMAIL,
+      widget: {
+        allowed_origins: list(env.PORTAL_WIDGET_ALLOWED_ORIGINS),
+        prechat: env.PORTAL_WIDGET_PRECHAT,
+        greeting: env.PORTAL_WIDGET_GREETING,
+        offline_message: env.PORTAL_WIDGET_OFFLINE_MESSAGE,
+      },
     },
     portal_runtime: json(env, 'PORTAL_RUNTIME_JSON'),
     portal_cache_ms: env.PORTAL_CACHE_MS,

@@ -81,6 +81,8 @@ export const ConfigErrors = {
     'config.%s is sealed under an encryption key this service no longer has: send it anew',
     409,
   ),
+  /** `/internal/*` answers service principals only (the realtime hub, the gateway) */
+  ServiceOnly: createError('CONFIG_SERVICE_ONLY', 'only a service principal may call %s', 403),
   /** a refusal of the governance rules: status and code as the rule names them */
   Refused: (status: number, code: string, message: string) => {
     const key = `${status} ${code}`

@@ -114,6 +114,15 @@ const CLUSTERS: readonly Cluster[] = [
     hint: 'Show the portal opening in the default locale and switching to every listed locale.',
   },
   {
+    reason: 'portal_widget_change',
+    check: 'portal_widget_verified',
+    section: 'portal',
+    risk: 'medium',
+    paths: /^portal\.widget\..+$/,
+    title: 'Widget embedding and texts verified',
+    hint: 'Show the widget on an allowed site (and refused on another) with its pre-chat form, greeting and offline message.',
+  },
+  {
     reason: 'llm_provider_endpoint_change',
     check: 'llm_provider_endpoint_verified',
     section: 'llm',

@@ -9,6 +9,12 @@ export interface PortalResolver {
   resolve(tenant_id: string, workspace_id: string): Promise<PortalSettings>
 }
 
+/** `overlay` drops nulls (a null override means "the layer below"): the widget's empty texts are null again. */
+const complete = (p: PortalSettings): PortalSettings => ({
+  ...p,
+  widget: { allowed_origins: [], prechat: 'off', greeting: null, offline_message: null, ...p.widget },
+})
+
 /** Scopes remembered at most; past it the memory starts over (a portal is one indexed query away). */
 const MAX_CACHED = 10_000
 
@@ -25,16 +31,18 @@ export function createPortalResolver(
   const cache = new Map<string, { at: number; value: PortalSettings }>()
   return {
     async resolve(tenant_id, workspace_id) {
-      if (!tenant_id) return overlay<PortalSettings>(system, runtime)
+      if (!tenant_id) return complete(overlay<PortalSettings>(system, runtime))
       const key = `${tenant_id}/${workspace_id}`
       const hit = cache.get(key)
       if (hit && Date.now() - hit.at < cacheMs) return hit.value
       const layers = await findScopeLayers(db, tenant_id, workspace_id)
-      const value = overlay<PortalSettings>(
-        system,
-        layers.tenant.portal as Partial<PortalSettings> | undefined,
-        layers.workspace.portal as Partial<PortalSettings> | undefined,
-        runtime,
+      const value = complete(
+        overlay<PortalSettings>(
+          system,
+          layers.tenant.portal as Partial<PortalSettings> | undefined,
+          layers.workspace.portal as Partial<PortalSettings> | undefined,
+          runtime,
+        ),
       )
       if (cache.size >= MAX_CACHED) cache.clear()
       cache.set(key, { at: Date.now(), value })

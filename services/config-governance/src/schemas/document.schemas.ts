@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { WidgetOrigin, WidgetPrechat } from '../config.ts'
 
 /**
  * The sections of a scope's stored overrides (spec: Scoped configuration). Every field is optional: a section holds
@@ -12,6 +13,20 @@ const Locale = Type.String({ pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$' })
 const TimeoutMs = Type.Integer({ minimum: 100, maximum: 300_000 })
 const Count = (max: number) => Type.Integer({ minimum: 1, maximum: max })
 
+/**
+ * The widget's part of the portal: each allowed origin `http(s)://host[:port]` (no path; 400 naming the item),
+ * listed once; `greeting` / `offline_message` `null` fall back to the layer below.
+ */
+export const WidgetSection = Type.Object(
+  {
+    allowed_origins: Type.Array(WidgetOrigin, { maxItems: 100, uniqueItems: true }),
+    prechat: WidgetPrechat,
+    greeting: Type.Union([Type.String({ minLength: 1, maxLength: 500 }), Type.Null()]),
+    offline_message: Type.Union([Type.String({ minLength: 1, maxLength: 1000 }), Type.Null()]),
+  },
+  strict,
+)
+
 export const PortalSection = Type.Object(
   {
     brand_name: Type.String({ minLength: 1, maxLength: 120 }),
@@ -21,6 +36,7 @@ export const PortalSection = Type.Object(
     default_locale: Locale,
     locales: Type.Array(Locale, { minItems: 1, maxItems: 20, uniqueItems: true }),
     support_email: Type.String({ format: 'email', maxLength: 320 }),
+    widget: Type.Partial(WidgetSection),
   },
   strict,
 )

@@ -221,4 +221,21 @@ export const PortalConfigView = Type.Object({
   default_locale: Type.String(),
   locales: Type.Array(Type.String()),
   support_email: Type.Optional(Type.String()),
+  widget: Type.Object({
+    allowed_origins: Type.Array(Type.String()),
+    prechat: Type.Union([Type.Literal('off'), Type.Literal('name'), Type.Literal('name_email')]),
+    greeting: Type.Union([Type.String(), Type.Null()]),
+    offline_message: Type.Union([Type.String(), Type.Null()]),
+  }),
+})
+
+/** `GET /internal/widget/embed-policy`: the sites a scope's widget may be embedded in (empty: any). */
+export const EmbedPolicyQuery = Type.Object({
+  tenant_id: Type.String({ minLength: 1, maxLength: 64 }),
+  workspace_id: Type.String({ minLength: 1, maxLength: 64 }),
+})
+export const EmbedPolicy = Type.Object({
+  tenant_id: Type.String(),
+  workspace_id: Type.String(),
+  allowed_origins: Type.Array(Type.String()),
 })
