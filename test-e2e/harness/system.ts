@@ -156,22 +156,30 @@ async function fleet(opts: SystemOptions): Promise<System> {
     if (tail.length > 200) tail.shift()
     process.stderr.write(`${line}\n`)
   }
-  const running = await startFleet({
-    replicas: opts.replicas ?? 1,
-    ...(opts.gatewayReplicas ? { gatewayReplicas: opts.gatewayReplicas } : {}),
-    ...(opts.replicasOf ? { replicasOf: opts.replicasOf } : {}),
-    port: 0,
-    servicePort: 0,
-    namespace,
-    env,
-    output,
-    logger,
-    extraUnits: opts.extraUnits,
-    services: servicesWithout(opts.without),
-  }).catch(async (err) => {
-    await dropNamespace(namespace, engines).catch(() => {})
-    throw err
-  })
+  // The ports are picked free and bound by the children a moment later; another test file's process can take one
+  // meanwhile (the start then fails, naming EADDRINUSE): start again on fresh ports, a few times.
+  const start = (attempt: number): ReturnType<typeof startFleet> =>
+    startOnce().catch(async (err: Error) => {
+      await dropNamespace(namespace, engines).catch(() => {})
+      if (attempt >= 3 || !/EADDRINUSE/.test(err.message)) throw err
+      logger.warn({ attempt }, 'a port the fleet picked was taken meanwhile; starting again on fresh ports')
+      return start(attempt + 1)
+    })
+  const startOnce = () =>
+    startFleet({
+      replicas: opts.replicas ?? 1,
+      ...(opts.gatewayReplicas ? { gatewayReplicas: opts.gatewayReplicas } : {}),
+      ...(opts.replicasOf ? { replicasOf: opts.replicasOf } : {}),
+      port: 0,
+      servicePort: 0,
+      namespace,
+      env,
+      output,
+      logger,
+      extraUnits: opts.extraUnits,
+      services: servicesWithout(opts.without),
+    })
+  const running = await start(1)
   return {
     mode: 'fleet',
     url: running.gatewayUrls[0]!,

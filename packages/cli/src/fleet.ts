@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
-import { createRootLogger, type Logger } from '@switchboard/platform'
+import { createRootLogger, LISTENING_MESSAGE, type Logger } from '@switchboard/platform'
 import { consoleDirEnv } from './console-status.ts'
 import { portRange } from './ports.ts'
 import { awaitUnits } from './readiness.ts'
@@ -152,6 +152,8 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   const exits = new Map<string, string>()
   // each child's last lines, to say why a unit that exited during the start failed
   const tails = new Map<string, string[]>()
+  // children that said they listen (their own port, not one another process took after portRange picked it)
+  const listening = new Set<string>()
   const spawnUnit = (unit: RunnableUnit, index: number, url: string, extra: NodeJS.ProcessEnv) => {
     const name = `${unit.name}.${index + 1}`
     const port = new URL(url).port
@@ -171,6 +173,9 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
       })
     }
     child.once('exit', (code, signal) => exits.set(name, `exited (${signal ?? code})`))
+    child.on('message', (m: { type?: string } | null) => {
+      if (m?.type === LISTENING_MESSAGE) listening.add(name)
+    })
     children.push({ unit: unit.name, name, url, process: child })
   }
 
@@ -203,6 +208,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
         units.map((c) => ({
           name: c.name,
           url: c.url,
+          listening: () => listening.has(c.name),
           // this unit exited, or another did (a gateway is never ready without its services)
           failed: () => {
             const gone = children.find((o) => exits.has(o.name))

@@ -6,6 +6,12 @@ export interface StartedUnit {
   name: string
   url: string
   failed?(): string | undefined
+  /**
+   * Whether the unit said it listens (a spawned child, over its IPC channel). Given, nothing is asked of `url` before
+   * it is true: a port picked as free can be taken by another process meanwhile, whose answers would pass for the
+   * unit's (a gateway of another fleet answering 200, then logins with this fleet's passwords refused).
+   */
+  listening?(): boolean
 }
 
 export interface AwaitUnitsOptions {
@@ -28,8 +34,20 @@ export async function awaitUnits(units: readonly StartedUnit[], opts: AwaitUnits
   await Promise.all(units.map((u) => awaitUnit(u, opts)))
 }
 
+async function awaitListening(unit: StartedUnit, timeoutMs: number): Promise<void> {
+  if (!unit.listening) return
+  const deadline = Date.now() + timeoutMs
+  while (!unit.listening()) {
+    const reason = unit.failed?.()
+    if (reason) throw new Error(`${unit.name} ${reason}`)
+    if (Date.now() > deadline) throw new Error(`${unit.name} did not listen within ${timeoutMs} ms`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
 async function awaitUnit(unit: StartedUnit, opts: AwaitUnitsOptions): Promise<void> {
   const failed = () => unit.failed?.()
+  await awaitListening(unit, opts.liveTimeoutMs ?? 60_000)
   await waitForOk(`${unit.url}/health`, opts.liveTimeoutMs ?? 60_000, failed).catch((err: Error) => {
     const reason = failed()
     throw new Error(reason ? `${unit.name} ${reason}` : `${unit.name} did not come alive: ${err.message}`)

@@ -3,6 +3,8 @@
 // consumers are attached; a slow one is waited for (and reported), never fatal to the others; one that really fails
 // is still reported, by name. The slow unit is a throw-away one (test/fixtures/slow-unit) whose consumer attaches
 // 12 s late.
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { createRootLogger } from '@switchboard/platform'
 import { engineUrls, uniqueId } from '@switchboard/testing'
@@ -112,4 +114,33 @@ t.test('a unit that really fails at start is reported by name, with its last lin
     (err: Error) => err,
   )
   t.match(failed?.message, /^slowpoke\.1 exited \(1\); its last lines:[\s\S]*told to fail at start/)
+})
+
+t.test('a port taken by another process after it was picked: its answers do not pass for the unit’s', async (t) => {
+  // CI once logged in to a fleet as admin and got 401: its gateway's port had been taken by another test file's
+  // process between portRange's pick and the child's bind; that process answered /health and /ready with 200, the
+  // fleet was declared ready, and the requests went to someone else's system. An impostor on the gateway's port
+  // stands in for it here: the gateway can't bind, and the start must fail saying so, never resolve.
+  const impostor = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'))
+  await new Promise<void>((resolve) => impostor.listen({ host: '127.0.0.1', port: 0 }, resolve))
+  t.teardown(() => new Promise<void>((resolve) => impostor.close(() => resolve())))
+  const port = (impostor.address() as AddressInfo).port
+  const namespace = uniqueId('fsp')
+  t.teardown(() => dropNamespace(namespace, engines))
+  const { logger } = runnerLog()
+  const outcome = await startFleet({
+    services: [],
+    extraUnits: [slowUnit],
+    seed: false,
+    port,
+    servicePort: 0,
+    namespace,
+    env: baseEnv({}),
+    output: () => {},
+    logger,
+  }).then(
+    (fleet) => fleet.close().then(() => 'the fleet was declared ready'),
+    (err: Error) => err.message,
+  )
+  t.match(outcome, /^gateway\.1 exited \(1\); its last lines:[\s\S]*EADDRINUSE/, 'the start fails, naming the clash')
 })

@@ -24,7 +24,7 @@ export type { ServiceApp, ServiceDeps } from './service/build.ts'
 export { type ConsumerDef, PoisonMessageError } from './service/consumers.ts'
 export type { RouteApp, RouteModule, ServiceContext } from './service/context.ts'
 export { defineService, type ServiceDefinition, type ServiceDescriptor } from './service/descriptor.ts'
-export { type Runnable, runService } from './service/run.ts'
+export { LISTENING_MESSAGE, type Runnable, runService } from './service/run.ts'
 export {
   createStartup,
   installStartup,

@@ -1,6 +1,9 @@
 import closeWithGrace from 'close-with-grace'
 import { createRootLogger, type Logger } from '../logger.ts'
 
+/** What a unit sends its runner over the IPC channel once it listens. */
+export const LISTENING_MESSAGE = 'switchboard:listening'
+
 /** Anything a runner can start: a service descriptor, or the gateway's module. */
 export interface Runnable<C extends { host: string; port: number; log_level: string }> {
   loadConfig(env: NodeJS.ProcessEnv): C
@@ -30,5 +33,8 @@ export async function runService<C extends { host: string; port: number; log_lev
     await app.close()
   })
   await app.listen({ host: config.host, port: config.port })
+  // A runner that spawned this unit with an IPC channel (the fleet) learns that *this* process holds the port: a
+  // port it picked as free may have been taken by another process meanwhile, which would answer its probes.
+  process.send?.({ type: LISTENING_MESSAGE, port: config.port })
   return app
 }
