@@ -162,3 +162,73 @@ t.test('tickets: the priority and custom field filters; the detail shows custom 
   await status.getByRole('button', { name: 'Assign to me' }).waitFor({ timeout: WAIT_MS })
   t.same(await status.getByRole('button').allTextContents(), ['Assign to me', 'Close ticket'], 'moves from open')
 })
+
+t.test(
+  'tickets live: made, assigned, commented and moved by another user show without a reload; names, not ids',
+  async (t) => {
+    const scope = kit.freshScope('ticketlive')
+    const alice = await kit.agent(scope, 'alice')
+    const bob = await kit.agent(scope, 'bob')
+    const erin = await kit.customer(scope, 'erin')
+    // the other user: bob, through the API with his own token (as his console or any client would)
+    const asBob = { token: (await kit.agentLogin(bob)).token }
+    const aliceName = `alice ${kit.suffix}`
+    const bobName = `bob ${kit.suffix}`
+
+    const page = await newPage(t, browser, system)
+    await loginAs(page, alice, '/tickets')
+    await page.getByText('No tickets match.').waitFor({ timeout: WAIT_MS })
+    const rowOf = (title: string) => table(page).getByRole('row').filter({ hasText: title })
+
+    const made = must(
+      await createTicket(kit.api, { title: 'Scanner jams on page two', customer_id: erin.id }, asBob),
+      201,
+      'ticket by bob',
+    )
+    await rowOf('Scanner jams on page two').filter({ hasText: 'Open' }).waitFor({ timeout: WAIT_MS })
+    t.pass('a ticket another user made appears in the open list without a reload')
+
+    await until('tickets to know alice', async () => {
+      const res = await kit.api.post(`/api/tickets/${made.id}/assign`, { agent_id: alice.user_id }, asBob)
+      if (res.status === 400 && res.body?.code === 'TICKETS_UNKNOWN_AGENT') return undefined
+      return must(res, 200, 'assign')
+    })
+    const row = rowOf('Scanner jams on page two').filter({ hasText: 'Assigned' })
+    await row.waitFor({ timeout: WAIT_MS })
+    await row.getByRole('cell', { name: aliceName, exact: true }).waitFor({ timeout: WAIT_MS })
+    t.notOk((await row.textContent())?.includes(alice.user_id), 'the assignee is named, not shown by id')
+
+    await table(page).getByRole('link', { name: 'Scanner jams on page two' }).click()
+    await page.waitForURL(`**/tickets/${made.id}`, { timeout: WAIT_MS })
+    const fields = page.getByRole('region', { name: 'Details' })
+    await fields.getByText(aliceName, { exact: true }).waitFor({ timeout: WAIT_MS })
+    t.notOk(
+      (await fields.textContent())?.includes(alice.user_id),
+      "the detail names the assignee, not the assignee's id",
+    )
+    await page.getByText('No comments yet.').waitFor({ timeout: WAIT_MS })
+
+    must(await kit.api.post(`/api/tickets/${made.id}/comments`, { content: 'Rollers replaced' }, asBob), 201, 'comment')
+    const comment = page
+      .getByRole('list', { name: 'Comments' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Rollers replaced' })
+    await comment.waitFor({ timeout: WAIT_MS })
+    await comment.getByText(bobName, { exact: false }).waitFor({ timeout: WAIT_MS })
+    t.pass("another user's comment appears on the open detail without a reload, with its author's name")
+
+    const status = page.getByRole('region', { name: 'Status' })
+    must(await kit.api.put(`/api/tickets/${made.id}`, { status: 'in_progress' }, asBob), 200, 'in progress')
+    await status.getByText('In progress', { exact: true }).waitFor({ timeout: WAIT_MS })
+    await status.getByRole('button', { name: 'Mark as Resolved' }).waitFor({ timeout: WAIT_MS })
+    t.pass("another user's status change shows on the open detail without a reload, with the moves from there")
+
+    must(await kit.api.post(`/api/tickets/${made.id}/close`, { reason: 'fixed' }, asBob), 200, 'close')
+    await status.getByText('Closed', { exact: true }).waitFor({ timeout: WAIT_MS })
+    t.equal(await status.getByRole('button').count(), 0, 'a closed ticket offers no move')
+    await page.getByRole('link', { name: 'Back to tickets' }).click()
+    await rowOf('Scanner jams on page two').filter({ hasText: 'Closed' }).waitFor({ timeout: WAIT_MS })
+    t.pass('the list shows the close')
+    await checkAxe(t, page, 'the tickets list after live updates')
+  },
+)

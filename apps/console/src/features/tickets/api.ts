@@ -45,12 +45,6 @@ export interface Violation {
   resolved: boolean
 }
 
-export interface AgentRecord {
-  id: string
-  user_id: string
-  name: string
-}
-
 export interface TicketFilters {
   status: string
   priority: string
@@ -132,9 +126,3 @@ export async function getSlaConfig(priority: string): Promise<SlaConfig | null> 
 
 export const listCustomFields = () =>
   api<{ count: number; items: CustomField[] }>('/api/custom-fields', { query: { resource: 'ticket', active: true } })
-
-/** The workspace's agents for the assignee filter; the server may answer a shorter list than the scope holds. */
-export async function listAgents(): Promise<AgentRecord[]> {
-  const res = await api<Page<AgentRecord> | { items: AgentRecord[] }>('/api/agents', { query: { page_size: 100 } })
-  return 'data' in res ? res.data : res.items
-}

@@ -1,6 +1,7 @@
 /** A ticket's comments (oldest first) and the box to add one. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
+import { useAgentNames } from '../../lib/agents.ts'
 import { useI18n } from '../../lib/i18n.tsx'
 import { ErrorText, Loading } from '../../ui/status.tsx'
 import { addComment, listComments, ticketKeys } from './api.ts'
@@ -9,6 +10,7 @@ import './messages.ts'
 export function TicketComments({ id }: { id: string }) {
   const { t, formatTime } = useI18n()
   const client = useQueryClient()
+  const nameOf = useAgentNames()
   const [text, setText] = useState('')
   const comments = useQuery({ queryKey: ticketKeys.comments(id), queryFn: () => listComments(id) })
   const add = useMutation({
@@ -36,8 +38,9 @@ export function TicketComments({ id }: { id: string }) {
           {comments.data.data.map((c) => (
             <li key={c.id}>
               <p className="comment-meta">
-                {t('tickets.comment.meta', {
+                {t(c.author_id && c.type !== 'system' ? 'tickets.comment.metaBy' : 'tickets.comment.meta', {
                   type: t(`tickets.comment.type.${c.type}`),
+                  author: c.author_id ? nameOf(c.author_id) : '',
                   time: formatTime(c.created_at),
                 })}
               </p>

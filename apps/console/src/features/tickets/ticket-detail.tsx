@@ -4,6 +4,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
+import { useAgentNames } from '../../lib/agents.ts'
 import { useAuth } from '../../lib/auth.tsx'
 import { useI18n } from '../../lib/i18n.tsx'
 import { Link } from '../../lib/router.tsx'
@@ -71,6 +72,7 @@ function StatusActions({ ticket }: { ticket: Ticket }) {
 
 export function TicketDetail({ id }: { id: string }) {
   const { t, formatTime } = useI18n()
+  const nameOf = useAgentNames()
   const [titleId] = useState(() => `ticket-${id}`)
   const ticket = useQuery({ queryKey: ticketKeys.one(id), queryFn: () => getTicket(id) })
   const data = ticket.data
@@ -92,7 +94,7 @@ export function TicketDetail({ id }: { id: string }) {
               <dt>{t('tickets.detail.category')}</dt>
               <dd>{data.category}</dd>
               <dt>{t('tickets.col.assignee')}</dt>
-              <dd>{data.agent_id ?? t('tickets.unassigned')}</dd>
+              <dd>{data.agent_id ? nameOf(data.agent_id) : t('tickets.unassigned')}</dd>
               <dt>{t('tickets.detail.tags')}</dt>
               <dd>{data.tags.length ? data.tags.join(', ') : t('tickets.detail.none')}</dd>
               <dt>{t('tickets.detail.created')}</dt>

@@ -4,19 +4,12 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
+import { useAgentDirectory, useAgentNames } from '../../lib/agents.ts'
 import { useAuth } from '../../lib/auth.tsx'
 import { useI18n } from '../../lib/i18n.tsx'
 import { Link } from '../../lib/router.tsx'
 import { EmptyState, ErrorText, Loading } from '../../ui/status.tsx'
-import {
-  listAgents,
-  listCustomFields,
-  listTickets,
-  PRIORITIES,
-  STATUSES,
-  type TicketFilters,
-  ticketKeys,
-} from './api.ts'
+import { listCustomFields, listTickets, PRIORITIES, STATUSES, type TicketFilters, ticketKeys } from './api.ts'
 import './messages.ts'
 
 const EMPTY: TicketFilters = { status: '', priority: '', agent_id: '', cfKey: '', cfValue: '', page: 1 }
@@ -58,12 +51,12 @@ export function TicketList() {
   })
   // the option lists are optional: a caller who may not read them still filters by the rest
   const fields = useQuery({ queryKey: ['tickets', 'custom-fields'], queryFn: listCustomFields, retry: false })
-  const agents = useQuery({ queryKey: ['tickets', 'agents'], queryFn: listAgents, retry: false })
+  const agents = useAgentDirectory()
+  const nameOf = useAgentNames()
   const any: [string, string] = ['', t('tickets.filter.any')]
-  const agentName = new Map((agents.data ?? []).map((a) => [a.user_id, a.name]))
   const agentOptions: [string, string][] = [any]
   if (user) agentOptions.push([user.id, t('tickets.filter.me')])
-  for (const a of agents.data ?? []) if (a.user_id !== user?.id) agentOptions.push([a.user_id, a.name])
+  for (const a of agents) if (a.user_id !== user?.id) agentOptions.push([a.user_id, a.name])
   const page = tickets.data
 
   return (
@@ -130,9 +123,7 @@ export function TicketList() {
                   </td>
                   <td>{t(`tickets.status.${ticket.status}`)}</td>
                   <td>{t(`tickets.priority.${ticket.priority}`)}</td>
-                  <td>
-                    {ticket.agent_id ? agentName.get(ticket.agent_id) || ticket.agent_id : t('tickets.unassigned')}
-                  </td>
+                  <td>{ticket.agent_id ? nameOf(ticket.agent_id) : t('tickets.unassigned')}</td>
                   <td>{formatTime(ticket.updated_at)}</td>
                 </tr>
               ))}
