@@ -23,6 +23,8 @@ import { upstreamReady } from './readiness.ts'
 import { consoleRoutes } from './routes/console.routes.ts'
 import { docsRoutes } from './routes/docs.routes.ts'
 import { opsRoutes } from './routes/ops.routes.ts'
+import { widgetRoutes } from './routes/widget.routes.ts'
+import { createWidgetPolicy } from './routes/widget-policy.ts'
 import { createServiceTable } from './routing/service-table.ts'
 import { createUpstreamPool } from './routing/upstream-pool.ts'
 import { securityBaseline } from './security-baseline.ts'
@@ -164,6 +166,15 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
   await app.register(opsRoutes, { config, tokenState, bus, audit, metrics }) // dead letters for `switchboard dlq --gateway`
   await app.register(docsRoutes, { upstreams: config.upstreams, dispatcher: http }) // /openapi.json, /docs
   await app.register(websocket.routes) // GET /api/v1/ws (class "optional")
+  // the chat widget: /widget.js, the frame at /widget/ (frame-ancestors from the scope's portal config), /demo
+  const widgetPolicy = createWidgetPolicy({
+    pick: () => pick('config-governance'),
+    dispatcher: http,
+    timeoutMs: config.upstream_timeout_ms,
+    cacheMs: config.widget_policy_cache_ms,
+    logger,
+  })
+  await app.register(widgetRoutes, { dir: config.widget_dir, policy: widgetPolicy, demo: config.demo_site })
   await app.register(consoleRoutes, { dir: config.console_dir }) // the agent console: `/` and the SPA's routes
 
   // Started once the app is ready, not awaited there (Fastify bounds onReady by its plugin timeout): live at once,

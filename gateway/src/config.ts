@@ -7,6 +7,8 @@ import { DEFAULT_RATE_LIMITS, RateLimitConfig } from './rate-limit-config.ts'
 export const DEFAULT_PORT = 8080
 /** the agent console's build (apps/console/dist), next to the gateway in the repository and in the image */
 export const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../apps/console/dist', import.meta.url))
+/** the chat widget's build (apps/widget/dist: widget.js and frame/), beside the console's */
+export const DEFAULT_WIDGET_DIR = fileURLToPath(new URL('../../apps/widget/dist', import.meta.url))
 
 const Provider = Type.Object({ name: Type.String(), enabled: Type.Boolean(), api_key: Type.String() })
 
@@ -109,6 +111,19 @@ export const GatewayConfig = Type.Object({
   }),
   /** the built agent console served at `/` (CONSOLE_DIR); without a build there, `/` answers 503 saying how */
   console_dir: Type.String({ minLength: 1, default: DEFAULT_CONSOLE_DIR }),
+  /** the built chat widget served at /widget.js and /widget/ (WIDGET_DIR) */
+  widget_dir: Type.String({ minLength: 1, default: DEFAULT_WIDGET_DIR }),
+  /** how long a scope's `widget.allowed_origins` (the frame's frame-ancestors) is kept before asking again */
+  widget_policy_cache_ms: Type.Integer({ minimum: 0, default: 5_000 }),
+  /**
+   * `/demo`, a small website with the widget embedded (DEMO_SITE): on in the embedded default (`npm start`), off
+   * otherwise. Its scope defaults to the one `npm start` seeds (identity's DEMO_SCOPE).
+   */
+  demo_site: Type.Object({
+    enabled: Type.Boolean({ default: false }),
+    tenant_id: Type.String({ minLength: 1, default: 'demo' }),
+    workspace_id: Type.String({ minLength: 1, default: 'main' }),
+  }),
   /** only read by the security baseline: a provider enabled without a key is a finding */
   providers: Type.Array(Provider, { default: [] }),
 })
@@ -236,6 +251,13 @@ export function loadConfig(env: Env): GatewayConfig {
       max_messages_per_second: env.WS_MAX_MESSAGES_PER_SECOND,
     },
     console_dir: env.CONSOLE_DIR || undefined,
+    widget_dir: env.WIDGET_DIR || undefined,
+    widget_policy_cache_ms: env.WIDGET_POLICY_CACHE_MS,
+    demo_site: {
+      enabled: flag(env.DEMO_SITE),
+      tenant_id: env.DEMO_TENANT_ID || undefined,
+      workspace_id: env.DEMO_WORKSPACE_ID || undefined,
+    },
     providers: providersFromEnv(env),
   }
   return parseConfig(GatewayConfig, raw)
