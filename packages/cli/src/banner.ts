@@ -31,14 +31,13 @@ export function loginBanner(opts: {
   secrets?: Record<string, ResolvedSecret>
   /** default 'ready' */
   console?: ConsoleStatus
+  /** the gateway serves the widget's demo website at /demo (DEMO_SITE) */
+  demo?: boolean
 }): string {
-  const lines = [
-    ``,
-    consoleLine(opts.url, opts.seeded, opts.console ?? 'ready'),
-    ``,
-    `Switchboard is ready (${opts.mode})`,
-    `  gateway:   ${opts.url}`,
-  ]
+  const lines = [``, consoleLine(opts.url, opts.seeded, opts.console ?? 'ready')]
+  // the customer's side beside the agent's: one tab each
+  if (opts.demo) lines.push(`try the widget on ${opts.url}/demo (as a customer; answer in the console)`)
+  lines.push(``, `Switchboard is ready (${opts.mode})`, `  gateway:   ${opts.url}`)
   const s = opts.seeded
   if (s) {
     lines.push(`  tenant:    ${s.tenant_id}   workspace: ${s.workspace_id}`)

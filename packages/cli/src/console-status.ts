@@ -24,3 +24,13 @@ export async function consoleStatus(url: string): Promise<ConsoleStatus> {
     return 'unknown'
   }
 }
+
+/** Whether the gateway serves the widget's demo website (`/demo`, DEMO_SITE), asked like consoleStatus. */
+export async function demoServed(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/demo`, { method: 'HEAD', signal: AbortSignal.timeout(3000) })
+    return res.status === 200
+  } catch {
+    return false
+  }
+}

@@ -131,6 +131,8 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       ...shared,
       ...upstreams,
       ...consoleDirEnv(opts.consoleDir ?? env.CONSOLE_DIR),
+      // the demo website with the widget (/demo) is part of trying Switchboard out: on here unless turned off
+      DEMO_SITE: env.DEMO_SITE ?? 'true',
       HOST: opts.host ?? env.HOST ?? '127.0.0.1',
       PORT: String(opts.port ?? env.PORT ?? 8080),
     })

@@ -2,7 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import { loginBanner } from '../src/banner.ts'
-import { consoleStatus } from '../src/console-status.ts'
+import { consoleStatus, demoServed } from '../src/console-status.ts'
 import type { DemoSeed } from '../src/seed.ts'
 
 const URL = 'http://127.0.0.1:8080'
@@ -52,4 +52,22 @@ t.test('consoleStatus asks the gateway: 200 ready, 503 not built, anything else 
   server.close()
   await new Promise((r) => server.once('close', r))
   t.equal(await consoleStatus(url), 'unknown', 'a gateway that does not answer')
+})
+
+t.test('the widget’s demo website is named beside the console when the gateway serves it', async (t) => {
+  const lines = loginBanner({ mode: 'embedded', url: URL, seeded, demo: true })
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+  t.equal(lines[0], 'open http://127.0.0.1:8080/ and log in as admin / pw-admin', 'the console first')
+  t.equal(lines[1], 'try the widget on http://127.0.0.1:8080/demo (as a customer; answer in the console)')
+  t.notMatch(loginBanner({ mode: 'fleet', url: URL, seeded }), /\/demo/, 'not served: not named')
+
+  let status = 200
+  const server = createServer((req, res) => res.writeHead(req.url === '/demo' ? status : 500).end())
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => server.close())
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  t.equal(await demoServed(url), true)
+  status = 404
+  t.equal(await demoServed(url), false, 'DEMO_SITE off')
 })

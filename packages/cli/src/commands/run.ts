@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace'
 import type { Command } from 'commander'
 import { loginBanner } from '../banner.ts'
-import { consoleStatus } from '../console-status.ts'
+import { consoleStatus, demoServed } from '../console-status.ts'
 import { startEmbedded } from '../embedded.ts'
 import { startFleet } from '../fleet.ts'
 import { SERVICES } from '../units.ts'
@@ -34,6 +34,7 @@ export function registerRun(program: Command) {
           seeded: system.seeded,
           secrets: { JWT_SECRET: system.secrets.jwt, INTERNAL_SECRET: system.secrets.internal },
           console: await consoleStatus(system.url),
+          demo: await demoServed(system.url),
         }),
       )
       closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
@@ -75,6 +76,7 @@ export function registerRun(program: Command) {
             url: fleet.gatewayUrls[0]!,
             seeded: fleet.seeded,
             console: await consoleStatus(fleet.gatewayUrls[0]!),
+            demo: await demoServed(fleet.gatewayUrls[0]!),
             notes: [`units: ${units}`, `gateways: ${fleet.gatewayUrls.join(' ')}`],
           }),
         )
