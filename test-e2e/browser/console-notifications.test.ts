@@ -115,3 +115,116 @@ t.test('a reminder repeats while the waiting queue is not empty', async (t) => {
   await page.waitForFunction(() => (globalThis as any).__tones > 0, undefined, { timeout: WAIT_MS })
   t.pass('the reminder played after REMINDER_MS')
 })
+
+/**
+ * Records `new Notification(...)` instead of showing one, and lets the test say whether the agent is looking: the
+ * page's `document.visibilityState` and `document.hasFocus()` (what the console checks) read `__hidden`/`__blurred`.
+ */
+async function recordNotifications(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const g = globalThis as any
+    g.__notifications = []
+    g.__hidden = false
+    g.__blurred = false
+    const Native = g.Notification
+    class Recorded extends EventTarget {
+      title: string
+      body: string
+      onclick: unknown = null
+      constructor(title: string, options: { body?: string; tag?: string } = {}) {
+        super()
+        this.title = title
+        this.body = options.body ?? ''
+        g.__notifications.push({ title, body: this.body, tag: options.tag ?? null })
+      }
+      close() {}
+      static get permission() {
+        return Native.permission
+      }
+      static requestPermission() {
+        return Native.requestPermission()
+      }
+    }
+    g.Notification = Recorded
+    Object.defineProperty(g.Document.prototype, 'visibilityState', {
+      configurable: true,
+      get: () => (g.__hidden ? 'hidden' : 'visible'),
+    })
+    Object.defineProperty(g.Document.prototype, 'hidden', { configurable: true, get: () => g.__hidden })
+    g.Document.prototype.hasFocus = () => !g.__blurred && !g.__hidden
+  })
+}
+
+const notifications = (page: Page) =>
+  page.evaluate(() => (globalThis as any).__notifications as { title: string; body: string; tag: string | null }[])
+
+t.test('granted notifications: one per customer message while the agent is away, with the customer name', async (t) => {
+  const scope = kit.freshScope('popup')
+  const alice = await kit.agent(scope, 'alice', { online: true })
+  await kit.onlineAgents(scope, 1)
+  const carol = await kit.customer(scope, 'carol')
+  const carolToken = (await login(kit.api, carol.username, carol.password)).token
+  const carolName = `carol ${kit.suffix}`
+
+  const page = await newPage(t, browser, system)
+  await page.context().grantPermissions(['notifications'], { origin: system.url })
+  await recordNotifications(page)
+  await loginAs(page, alice)
+  t.equal(
+    await page.evaluate(() => (globalThis as any).Notification.permission),
+    'granted',
+    'the permission is granted',
+  )
+  t.equal(
+    await page.getByRole('button', { name: 'Enable notifications' }).getAttribute('aria-pressed'),
+    'true',
+    'the control shows notifications are on',
+  )
+
+  const customer = await openSocket(system.url, { token: carolToken, via: 'protocol' }, t)
+  customer.send({ type: 'text-message', data: 'Hello, anyone there?' })
+  const id = (await customer.next('session')).data.session_id as string
+  must(
+    await kit.api.post(`/api/omni/sessions/${id}/assign`, { agent_id: alice.user_id }, kit.svc(scope)),
+    200,
+    'assign',
+  )
+  const row = page.getByRole('listbox', { name: 'Conversations' }).getByRole('option').filter({ hasText: carolName })
+  await row.waitFor({ timeout: WAIT_MS })
+
+  // while the agent looks at the console: the message shows, no notification
+  customer.send({ type: 'text-message', data: 'My order number is 4711' })
+  await row.filter({ hasText: 'My order number is 4711' }).waitFor({ timeout: WAIT_MS })
+  t.same(await notifications(page), [], 'no notification while the tab is visible and focused')
+
+  // another window has the focus (the tab itself still visible)
+  await page.evaluate(() => {
+    ;(globalThis as any).__blurred = true
+  })
+  customer.send({ type: 'text-message', data: 'The parcel never came' })
+  await page.waitForFunction(() => (globalThis as any).__notifications.length > 0, undefined, { timeout: WAIT_MS })
+  // the tab hidden too; the next message is the mark that every frame of the one before was handled
+  await page.evaluate(() => {
+    ;(globalThis as any).__hidden = true
+  })
+  customer.send({ type: 'text-message', data: 'Please call me back' })
+  await page.waitForFunction(() => (globalThis as any).__notifications.length > 1, undefined, { timeout: WAIT_MS })
+  // back at the console: a last message that notifies nobody, and marks the end
+  await page.evaluate(() => {
+    const g = globalThis as any
+    g.__hidden = false
+    g.__blurred = false
+  })
+  customer.send({ type: 'text-message', data: 'Thanks' })
+  await row.filter({ hasText: 'Thanks' }).waitFor({ timeout: WAIT_MS })
+
+  const tag = `conversation-${id}`
+  t.same(
+    await notifications(page),
+    [
+      { title: `New message from ${carolName}`, body: 'The parcel never came', tag },
+      { title: `New message from ${carolName}`, body: 'Please call me back', tag },
+    ],
+    "exactly one notification per message sent while the agent was away, with the customer's name and words",
+  )
+})
