@@ -10,6 +10,7 @@ export interface LoaderOptions {
   zIndex: number
 }
 
+/** the default: as the root's last child, the launcher paints over a page's overlay even at this same z-index */
 const MAX_Z = 2147483647
 
 export function readOptions(script: HTMLScriptElement): LoaderOptions | null {
@@ -26,7 +27,7 @@ export function readOptions(script: HTMLScriptElement): LoaderOptions | null {
     color,
     left: d.position === 'bottom-left',
     locale,
-    zIndex: Number.isFinite(z) ? Math.min(Math.max(z, 0), MAX_Z) : MAX_Z - 1,
+    zIndex: Number.isFinite(z) ? Math.min(Math.max(z, 0), MAX_Z) : MAX_Z,
   }
 }
 
