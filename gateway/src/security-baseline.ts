@@ -49,6 +49,8 @@ export const REQUIRED_LIMIT_PREFIXES = [
   '/public/',
   '/public/kb/',
   '/public/csat/',
+  '/help/',
+  '/csat/',
   '/api/v1/auth/',
   '/api/v1/ws',
   '/uploads/',

@@ -96,6 +96,14 @@ t.test('the single-page app’s routes answer index.html; files, API and gateway
   // the API and the gateway's own paths keep their answers: the upstream's, the router's 404, health, docs
   const anon = await h.app.inject({ url: '/public/kb/articles', headers: HTML })
   t.equal(anon.json().url, '/public/kb/articles', '/public is proxied as before')
+  // the server-rendered public pages win over the console's fallback: their owners answer them
+  for (const url of ['/help/acme/support', '/help/acme/support/articles/x-y', '/csat/tok', '/csat/tok?rating=4']) {
+    const res = await h.app.inject({ url, headers: HTML })
+    t.equal(res.json().url, url, `${url} is proxied to its owner, not the console`)
+  }
+  for (const url of ['/help', '/csat']) {
+    t.not((await h.app.inject({ url, headers: HTML })).body, INDEX, `${url} is never the console`)
+  }
   const unauth = await h.app.inject({ url: '/api/tickets', headers: HTML })
   t.equal(unauth.statusCode, 401, '/api keeps its policies')
   t.notOk(unauth.headers['content-security-policy'], 'API answers are not the console’s')

@@ -20,6 +20,8 @@ t.test('route classes', async (t) => {
   const anonymous = [
     '/public/kb/x',
     '/public/csat/tok',
+    '/help/acme/support/search',
+    '/csat/tok',
     '/api/v1/auth/login',
     '/api/v1/auth/register',
     '/api/v1/auth/refresh',
@@ -195,6 +197,17 @@ t.test('forwarded headers', async (t) => {
   t.equal(echo.headers['x-device-id'], 'dev-1')
   t.equal(echo.headers['user-agent'], 'ua/1')
   t.equal(echo.headers['x-forwarded-for'], '127.0.0.1', 'client XFF not trusted by default')
+  t.equal(echo.headers['x-forwarded-host'], 'localhost:80', 'the host the client addressed, for public pages')
+  const page = await h.app.inject({
+    method: 'GET',
+    url: '/help/acme/support',
+    headers: { host: 'help.example.com', 'x-forwarded-host': 'evil.example' },
+  })
+  t.equal(
+    page.json().headers['x-forwarded-host'],
+    'help.example.com',
+    "the client's own X-Forwarded-Host is not trusted",
+  )
   t.equal(echo.headers.authorization, undefined)
   t.equal(echo.headers.cookie, undefined)
   t.not(echo.headers[PRINCIPAL_HEADER], 'forged')

@@ -20,6 +20,9 @@ t.test('service table: longest whole-segment prefix', async (t) => {
     ['/api/sla/configs', 'tickets'],
     ['/api/satisfactions', 'tickets'],
     ['/public/csat/abc', 'tickets'],
+    ['/csat/abc', 'tickets'],
+    ['/help/acme/support/articles/1', 'ai-orchestrator'],
+    ['/helpdesk', undefined],
     ['/api/audit/logs/export', 'audit'],
     ['/public/kb/search', 'ai-orchestrator'],
     ['/api/v1/ws/stats', 'realtime-voice'],
@@ -127,6 +130,8 @@ t.test("the router's class patterns agree with packages/auth routeClass()", asyn
   }
   const paths = [
     '/public/kb/a',
+    '/help/acme/support',
+    '/csat/tok',
     '/uploads/x',
     '/api/v1/auth/login',
     '/api/v1/auth/register',

@@ -166,6 +166,8 @@ export const proxyPlugin = fp(
       headers[REQUEST_ID_HEADER] = String(request.id)
       headers['x-forwarded-for'] = request.ip
       headers['x-forwarded-proto'] = request.protocol
+      // the host the client addressed: services' public pages link canonically and list sitemaps under it
+      headers['x-forwarded-host'] = request.host
       const principal = request.gw.principal
       if (!principal) return headers
       const internal = internalToken(principal, request.gw.claims!.exp)

@@ -30,7 +30,18 @@ const SECURITY_HEADERS = {
 }
 
 /** First path segments that belong to the API and the gateway's own routes: never answered with the console. */
-const RESERVED = new Set(['api', 'public', 'uploads', 'health', 'ready', 'metrics', 'openapi.json', 'docs'])
+const RESERVED = new Set([
+  'api',
+  'public',
+  'help',
+  'csat',
+  'uploads',
+  'health',
+  'ready',
+  'metrics',
+  'openapi.json',
+  'docs',
+])
 
 const NOT_BUILT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Switchboard console not built</title></head>

@@ -13,6 +13,9 @@ export const CLASS_PATTERNS: Record<RouteClass, readonly string[]> = {
   optional: ['/api/v1/ws', '/uploads', '/uploads/*'],
   anonymous: [
     '/public/*',
+    // server-rendered public pages: the help centre (ai-orchestrator) and the CSAT page (tickets)
+    '/help/*',
+    '/csat/*',
     '/api/v1/auth/login',
     '/api/v1/auth/register',
     '/api/v1/auth/refresh',

@@ -42,6 +42,9 @@ export const UNITS = {
       '/api/satisfaction',
       '/api/macros',
       '/public/csat',
+      '/csat', // the CSAT page (HTML)
+      // the widget's "leave a message" (issue 21)
+      '/public/widget/tickets',
     ],
   }),
   audit: unit({ name: 'audit', port: 8103, dir: 'services/audit', prefixes: ['/api/audit'] }),
@@ -59,13 +62,16 @@ export const UNITS = {
       '/api/agents/:id/assign-session',
       '/api/agents/:id/release-session',
       '/api/customers/:id/activity',
+      // the widget's availability and a visitor's rating of its conversation (issue 21)
+      '/public/widget/availability',
+      '/public/widget/sessions',
     ],
   }),
   'ai-orchestrator': unit({
     name: 'ai-orchestrator',
     port: 8105,
     dir: 'services/ai-orchestrator',
-    prefixes: ['/api/v1/ai', '/api/knowledge-docs', '/api/assist', '/public/kb'],
+    prefixes: ['/api/v1/ai', '/api/knowledge-docs', '/api/assist', '/public/kb', '/help'],
   }),
   statistics: unit({
     name: 'statistics',
