@@ -48,6 +48,8 @@ export interface SystemOptions {
   gatewayReplicas?: number
   /** the fleet: replicas of a service by name, instead of `replicas` (e.g. `{ 'realtime-voice': 2 }`) */
   replicasOf?: Readonly<Record<string, number>>
+  /** the fleet: how long a unit may take to listen and answer /health before the start fails (default 60 s) */
+  liveTimeoutMs?: number
   /** units beyond the registry's (the template test's throw-away service) */
   extraUnits?: readonly RunnableUnit[]
   /** registry services not to start (a test putting a stand-in of its own in their place) */
@@ -170,6 +172,7 @@ async function fleet(opts: SystemOptions): Promise<System> {
       replicas: opts.replicas ?? 1,
       ...(opts.gatewayReplicas ? { gatewayReplicas: opts.gatewayReplicas } : {}),
       ...(opts.replicasOf ? { replicasOf: opts.replicasOf } : {}),
+      ...(opts.liveTimeoutMs ? { liveTimeoutMs: opts.liveTimeoutMs } : {}),
       port: 0,
       servicePort: 0,
       namespace,
