@@ -1,9 +1,11 @@
-/** Who the customer is (contact fields), their other conversations and their tickets, beside a conversation. */
+/** Who the customer is (contact fields, notes), their other conversations and their tickets, beside a conversation. */
 import { useQuery } from '@tanstack/react-query'
 import { useI18n } from '../../lib/i18n.tsx'
 import { Link } from '../../lib/router.tsx'
 import { ErrorText, Loading } from '../../ui/status.tsx'
 import { customerKeys, getActivity, getCustomer } from './api.ts'
+import { CustomerNotes } from './customer-notes.tsx'
+import './customer.css'
 import './messages.ts'
 
 interface Props {
@@ -43,7 +45,6 @@ export function CustomerSidebar({ customerUserId, currentSessionId }: Props) {
         ['customer.phone', c.phone],
         ['customer.company', c.company],
         ['customer.tags', c.tags.join(', ')],
-        ['customer.notes', c.notes],
       ]
     : []
   const previous = (activity.data?.recent_sessions ?? []).filter((s) => s.id !== currentSessionId)
@@ -63,6 +64,7 @@ export function CustomerSidebar({ customerUserId, currentSessionId }: Props) {
           ))}
         </dl>
       )}
+      {c && <CustomerNotes customerId={c.id} profileNotes={c.notes} />}
       {activity.data && (
         <>
           <h3>{t('customer.conversations')}</h3>
