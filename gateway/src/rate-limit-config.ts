@@ -29,6 +29,9 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
     { prefix: '/public/', requests_per_minute: 120, burst: 20 },
     { prefix: '/public/kb/', requests_per_minute: 60, burst: 15 },
     { prefix: '/public/csat/', requests_per_minute: 30, burst: 10 },
+    // the chat widget's anonymous calls (availability, a rating); a ticket makes a customer: tighter
+    { prefix: '/public/widget/', requests_per_minute: 60, burst: 20 },
+    { prefix: '/public/widget/tickets', requests_per_minute: 10, burst: 3 },
     // the public pages: one request per page (the stylesheet is inline), so like the JSON they render
     { prefix: '/help/', requests_per_minute: 60, burst: 15 },
     { prefix: '/csat/', requests_per_minute: 30, burst: 10 },

@@ -49,6 +49,8 @@ export const REQUIRED_LIMIT_PREFIXES = [
   '/public/',
   '/public/kb/',
   '/public/csat/',
+  '/public/widget/',
+  '/public/widget/tickets',
   '/help/',
   '/csat/',
   '/api/v1/auth/',

@@ -99,7 +99,11 @@ t.test('security baseline findings', async (t) => {
     ['no own rate limit for /uploads/'],
   )
   const noPrefixes = securityBaseline({ ...ok, rate_limits: { ...ok.rate_limits, prefixes: [] } })
-  t.equal(noPrefixes.length, 10, 'each of the ten path families (the public pages /help/ and /csat/ included)')
+  t.equal(
+    noPrefixes.length,
+    12,
+    'each of the twelve path families (the public pages /help/ and /csat/, the widget and its tickets included)',
+  )
   const providers = loadConfig({
     ...base,
     LLM_ENABLED: 'true',
