@@ -35,7 +35,24 @@ export const realtimeVoice = defineService<RealtimeConfig, RealtimeDatabase, Rea
       internalSecret: svc.config.internal_secret,
       self: 'realtime-voice',
     })
-    return { conversations, identity, hub: createHub(svc, { conversations, identity }) }
+    const configGovernance =
+      svc.config.config_governance_urls.length > 0
+        ? createServiceClient({
+            service: 'config-governance',
+            urls: svc.config.config_governance_urls,
+            internalSecret: svc.config.internal_secret,
+            self: 'realtime-voice',
+          })
+        : undefined
+    if (!configGovernance) {
+      svc.log.warn('UPSTREAM_CONFIG_GOVERNANCE is not set: widget visitors are not checked against allowed origins')
+    }
+    return {
+      conversations,
+      identity,
+      configGovernance,
+      hub: createHub(svc, { conversations, identity, configGovernance }),
+    }
   },
   routes: { protected: [statsRoutes, webrtcRoutes, voiceRoutes], optional: [socketRoutes] },
   startup: (svc) => svc.hub.start(),
@@ -43,6 +60,7 @@ export const realtimeVoice = defineService<RealtimeConfig, RealtimeDatabase, Rea
     await svc.hub.close()
     await svc.conversations.close()
     await svc.identity.close()
+    await svc.configGovernance?.close()
   },
 })
 

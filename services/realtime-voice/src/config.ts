@@ -7,6 +7,13 @@ export const RealtimeOwnConfig = Type.Object({
   conversations_urls: Type.Array(Type.String({ pattern: '^https?://' }), { minItems: 1 }),
   /** identity's replicas (UPSTREAM_IDENTITY): which tenants and workspaces take widget visitors */
   identity_urls: Type.Array(Type.String({ pattern: '^https?://' }), { minItems: 1 }),
+  /**
+   * config-governance's replicas (UPSTREAM_CONFIG_GOVERNANCE): the sites each scope's widget may be embedded in.
+   * Unset (a hub run alone): no site list is enforced, as with an empty one; the hub warns at start.
+   */
+  config_governance_urls: Type.Array(Type.String({ pattern: '^https?://' }), { default: [] }),
+  /** how long a replica keeps a scope's allowed origins (HUB_EMBED_POLICY_CACHE_MS): a change holds within it */
+  embed_policy_cache_ms: Type.Integer({ minimum: 0, maximum: 60_000, default: 1_000 }),
   websocket: Type.Object({
     /** a bigger frame closes the socket with 1009 */
     max_frame_bytes: Type.Integer({ minimum: 1024, default: 65_536 }),
@@ -40,6 +47,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): RealtimeConfig {
     ...baseConfigFromEnv(env, UNITS['realtime-voice']),
     conversations_urls: serviceUrlsFromEnv(env, 'conversations'),
     identity_urls: serviceUrlsFromEnv(env, 'identity'),
+    config_governance_urls: serviceUrlsFromEnv(env, 'config-governance'),
+    embed_policy_cache_ms: env.HUB_EMBED_POLICY_CACHE_MS,
     websocket: {
       max_frame_bytes: env.HUB_MAX_FRAME_BYTES,
       max_frames_per_second: env.HUB_MAX_FRAMES_PER_SECOND,

@@ -9,6 +9,8 @@ export interface RealtimeExtras {
   conversations: ServiceClient
   /** identity's internal API: which tenants and workspaces take widget visitors */
   identity: ServiceClient
+  /** config-governance's internal API: where each scope's widget may be embedded (absent when not configured) */
+  configGovernance: ServiceClient | undefined
   /** this replica's sockets, and the fan-out that feeds them */
   hub: Hub
 }

@@ -2,6 +2,7 @@ import type { EventBus } from '@switchboard/events'
 import type { Cache, Logger } from '@switchboard/platform'
 import type { RealtimeConfig } from '../config.ts'
 import type { ConnectionStore } from '../webrtc/connections.ts'
+import type { EmbedPolicy } from './embed-policy.ts'
 import type { Registry } from './registry.ts'
 import type { UpstreamApi } from './upstream.ts'
 
@@ -14,6 +15,8 @@ export interface HubContext {
   api: UpstreamApi
   registry: Registry
   connections: ConnectionStore
+  /** the scopes' `widget.allowed_origins` (config-governance), for visitors */
+  embed: EmbedPolicy
   /** this replica's id in the cluster's stats (`hub:replica:<id>`) */
   replica: string
 }

@@ -6,6 +6,7 @@ import type { RealtimeConfig } from '../config.ts'
 import { isProblem, parseClientFrame } from '../domain/frame-schema.ts'
 import { createConnectionStore } from '../webrtc/connections.ts'
 import { handleFrame } from './dispatch.ts'
+import { createEmbedPolicy } from './embed-policy.ts'
 import { createFanout } from './fanout.ts'
 import { errorFrame } from './frames.ts'
 import type { HubContext } from './hub-context.ts'
@@ -22,7 +23,7 @@ export interface Arrival {
   principal: Principal | null
   /** the visitor's address (the per-principal limit counts anonymous sockets by it) */
   address: string
-  query: { session_id?: string; after?: string; tenant_id?: string; workspace_id?: string }
+  query: { session_id?: string; after?: string; tenant_id?: string; workspace_id?: string; embed_origin?: string }
 }
 
 /** This replica's sockets and the fan-out that feeds them. */
@@ -48,7 +49,7 @@ const keyOf = (a: Arrival) => (a.principal ? `${a.principal.kind}:${a.principal.
 
 export function createHub(
   svc: Pick<ServiceContext<RealtimeConfig, unknown>, 'config' | 'log' | 'cache' | 'bus'>,
-  clients: { conversations: ServiceClient; identity: ServiceClient },
+  clients: { conversations: ServiceClient; identity: ServiceClient; configGovernance?: ServiceClient | undefined },
 ): Hub {
   const limits = svc.config.websocket
   const h: HubContext = {
@@ -60,6 +61,7 @@ export function createHub(
     registry: createRegistry(),
     connections: createConnectionStore(svc.cache, svc.config.webrtc.state_ttl_ms),
     replica: newId(),
+    embed: createEmbedPolicy(clients.configGovernance, svc.config.embed_policy_cache_ms),
   }
   const subscriptions: Subscription[] = []
   const timers: NodeJS.Timeout[] = []
@@ -164,6 +166,7 @@ export function createHub(
         mode,
         principal: p,
         scope,
+        embedOrigin: p ? undefined : arrival.query.embed_origin,
         key: keyOf(arrival),
         socket,
         tracks: new Map(),

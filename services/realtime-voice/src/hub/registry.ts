@@ -37,6 +37,8 @@ export interface Client {
   principal: Principal | null
   /** the principal's scope; a visitor's is the widget's (query `tenant_id`, `workspace_id`), possibly empty */
   scope: Scope
+  /** a visitor's page origin as its widget said (`?embed_origin=`), checked against the scope's allowed origins */
+  embedOrigin: string | undefined
   /** what the per-principal socket limit counts by: the user, or the visitor's address */
   key: string
   socket: WebSocket

@@ -51,6 +51,8 @@ export async function join(
   const { track, fresh } = h.registry.hold(c, sessionId)
   try {
     const { session, role } = await h.api.access(sessionId, partyOf(c, opts.credential), c.scope)
+    // a visitor rejoining from a page its scope does not list gets nothing of the session
+    if (c.mode === 'visitor') await h.embed.check(scopeOfSession(viewOf(session)), c.embedOrigin)
     track.session = viewOf(session)
     track.role = role
     if (opts.credential) track.credential = opts.credential
@@ -129,6 +131,7 @@ async function startSession(
       )
     }
     await h.api.widgetScope(c.scope)
+    await h.embed.check(c.scope, c.embedOrigin)
   }
   const id = newId()
   const { track } = h.registry.hold(c, id)

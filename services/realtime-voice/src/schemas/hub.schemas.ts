@@ -11,6 +11,8 @@ export const SocketQuery = Type.Object({
   /** an anonymous widget's scope: where its first message starts a session */
   tenant_id: Type.Optional(ScopeId),
   workspace_id: Type.Optional(ScopeId),
+  /** the origin of the page that embeds the widget (the loader's `location.origin`), checked against its list */
+  embed_origin: Type.Optional(Type.String({ maxLength: 300 })),
 })
 export type SocketQuery = Static<typeof SocketQuery>
 
