@@ -61,6 +61,13 @@ export function findCustomerInScope(db: Db, id: string, scope: Scope): Promise<C
   return whereScope(db.selectFrom('customers').selectAll().where('id', '=', id), scope).executeTakeFirst()
 }
 
+/** The customer of the scope with this e-mail (stored lower-cased), or undefined. */
+export function findCustomerByEmail(db: Db, email: string, scope: Scope): Promise<CustomerRow | undefined> {
+  return whereScope(db.selectFrom('customers').selectAll().where('email', '=', email.toLowerCase()), scope)
+    .orderBy('created_at')
+    .executeTakeFirst()
+}
+
 export interface CustomerFilter {
   search?: string | undefined
   source?: string | undefined

@@ -6,9 +6,11 @@ import {
   SessionTokenState,
   UserTokenState,
 } from '@switchboard/contracts'
-import { errorResponses, type RouteModule } from '@switchboard/platform'
+import { callerOf, errorResponses, newId, type RouteModule, scopeOf } from '@switchboard/platform'
+import { createCustomer } from '../commands/customers.commands.ts'
 import { admitScope } from '../commands/scope-registry.ts'
 import type { IdentityService } from '../context.ts'
+import { findCustomerByEmail } from '../db/customers.repository.ts'
 import { deniedToken, listActiveDenied } from '../db/denylist.repository.ts'
 import { findSession, sessionTokenState } from '../db/sessions.repository.ts'
 import { listDisabledScopes } from '../db/tenants.repository.ts'
@@ -19,6 +21,14 @@ const Id = Type.String({ minLength: 1, maxLength: 128 })
 /** a tenant or workspace id as selectors carry it (docs/api.md §4) */
 const ScopeId = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$' })
 const WidgetScope = Type.Object({ tenant_id: ScopeId, workspace_id: ScopeId })
+const WidgetCustomerBody = Type.Object(
+  {
+    email: Type.String({ format: 'email', minLength: 3, maxLength: 320 }),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+)
+const WidgetCustomer = Type.Object({ customer_id: Type.String(), user_id: Type.String(), created: Type.Boolean() })
 
 /**
  * The gateway's token-state cache asks here on a miss (docs/architecture.md §1, rule 3): identity's rows are the
@@ -80,6 +90,37 @@ export const internalRoutes: RouteModule<IdentityService> = async (app, svc) => 
       const scope = { tenant_id: request.query.tenant_id, workspace_id: request.query.workspace_id }
       await admitScope(svc.db, scope, 'widget')
       return scope
+    },
+  )
+
+  // tickets asks for a widget visitor's "leave a message": the scope must take widget visitors (the same rule as
+  // above), then the customer of that scope with this e-mail, or a new one (source `widget`). An e-mail another
+  // tenant's account holds is 409 IDENTITY_CUSTOMER_EXISTS, as for staff: binding that account here would let this
+  // tenant act on another tenant's user.
+  app.post(
+    '/internal/widget/customers',
+    {
+      schema: {
+        hide: true,
+        body: WidgetCustomerBody,
+        response: { 200: WidgetCustomer, 201: WidgetCustomer, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const scope = scopeOf(request)
+      if (!scope.tenant_id || !scope.workspace_id)
+        throw new IdentityErrors.ScopeRequired('a widget customer is made in one tenant and workspace')
+      await admitScope(svc.db, scope, 'widget')
+      const known = await findCustomerByEmail(svc.db, request.body.email, scope)
+      if (known) return { customer_id: known.id, user_id: known.user_id, created: false }
+      const email = request.body.email.toLowerCase()
+      const made = await createCustomer(svc, callerOf(request), {
+        email,
+        name: request.body.name ?? email.split('@')[0] ?? email,
+        source: 'widget',
+        username: `widget_${newId().replaceAll('-', '').slice(0, 20)}`,
+      })
+      return reply.code(201).send({ customer_id: made.id, user_id: made.user_id, created: true })
     },
   )
 

@@ -111,3 +111,50 @@ inEachStorageMode(t, 'internal widget-scope: may a widget start sessions in this
   t.equal(admin.json().code, 'IDENTITY_SERVICE_ONLY')
   t.equal((await ask({ tenant_id: 'initech', workspace_id: 'desk' }, null)).statusCode, 401, 'not without a principal')
 })
+
+inEachStorageMode(
+  t,
+  "internal widget customers: a widget's message finds or makes the e-mail's customer",
+  async (t, mode) => {
+    const { app } = await identityApp(t, mode)
+    const platform = await as(principal())
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/security/tenants',
+      headers: platform,
+      payload: { id: 'initech', workspaces: [{ id: 'desk' }, { id: 'sales', settings: { widget_enabled: false } }] },
+    })
+    t.equal(created.statusCode, 201, created.body)
+    const tickets = (workspace_id: string, tenant_id = 'initech') =>
+      as(principal({ user_id: 'tickets', tenant_id, workspace_id, token_tenant_id: '', token_workspace_id: '' }))
+    const ask = async (payload: object, headers: Record<string, string>) =>
+      app.inject({ method: 'POST', url: '/internal/widget/customers', payload, headers })
+
+    const made = await ask({ email: 'Vera@Example.com', name: 'Vera' }, await tickets('desk'))
+    t.equal(made.statusCode, 201, made.body)
+    t.match(made.json(), { customer_id: String, user_id: String, created: true })
+    const again = await ask({ email: 'vera@example.com' }, await tickets('desk'))
+    t.equal(again.statusCode, 200)
+    t.same(again.json(), { ...made.json(), created: false }, 'the same customer, by e-mail')
+    const listed = await app.inject({
+      method: 'GET',
+      url: `/api/customers/${made.json().customer_id}`,
+      headers: await as(principal({ tenant_id: 'initech', workspace_id: 'desk' })),
+    })
+    t.match(listed.json(), { email: 'vera@example.com', name: 'Vera', source: 'widget' })
+
+    const off = await ask({ email: 'ann@example.com' }, await tickets('sales'))
+    t.equal(off.statusCode, 403)
+    t.equal(off.json().code, 'IDENTITY_WIDGET_DISABLED')
+    const unknown = await ask({ email: 'ann@example.com' }, await tickets('desk', 'hooli'))
+    t.equal(unknown.statusCode, 404)
+    t.equal(unknown.json().code, 'IDENTITY_TENANT_NOT_FOUND')
+    const bad = await ask({ email: 'not-an-email' }, await tickets('desk'))
+    t.equal(bad.statusCode, 400)
+    const admin = await ask(
+      { email: 'ann@example.com' },
+      await as(principal({ kind: 'admin', roles: ['admin'], tenant_id: 'initech', workspace_id: 'desk' })),
+    )
+    t.equal(admin.statusCode, 403, 'service principals only')
+  },
+)
