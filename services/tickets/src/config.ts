@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { UNITS } from '@switchboard/contracts'
-import { baseConfigFromEnv, parseConfig, ServiceBaseConfig } from '@switchboard/platform'
+import { baseConfigFromEnv, parseConfig, ServiceBaseConfig, serviceUrlsFromEnv } from '@switchboard/platform'
 
 /** The SLA monitor's settings (part of TicketsConfig). */
 export const SlaMonitorConfig = Type.Object({
@@ -27,7 +27,22 @@ export const CountsConfig = Type.Object({
   count_compaction_interval_ms: Type.Integer({ minimum: 100, default: 5000 }),
 })
 
-export const TicketsConfig = Type.Composite([ServiceBaseConfig, SlaMonitorConfig, AssignmentConfig, CountsConfig])
+/** The services tickets calls (UPSTREAM_<SERVICE>). */
+export const UpstreamsConfig = Type.Object({
+  /**
+   * identity's replicas (UPSTREAM_IDENTITY): a widget visitor's "leave a message" asks it whether the scope takes
+   * widget visitors and for the customer of the e-mail. Unset: `POST /public/widget/tickets` answers 503.
+   */
+  identity_urls: Type.Array(Type.String({ pattern: '^https?://' }), { default: [] }),
+})
+
+export const TicketsConfig = Type.Composite([
+  ServiceBaseConfig,
+  SlaMonitorConfig,
+  AssignmentConfig,
+  CountsConfig,
+  UpstreamsConfig,
+])
 export type TicketsConfig = Static<typeof TicketsConfig>
 
 /** Pure: the environment in, a checked config out (docs/conventions.md §10). */
@@ -40,5 +55,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): TicketsConfig {
     sla_monitor_batch_size: env.SLA_MONITOR_BATCH_SIZE,
     auto_assign: env.TICKETS_AUTO_ASSIGN,
     count_compaction_interval_ms: env.TICKETS_COUNT_COMPACTION_INTERVAL_MS,
+    identity_urls: serviceUrlsFromEnv(env, 'identity'),
   })
 }

@@ -51,6 +51,8 @@ export const SatisfactionErrors = {
   Exists: createError('TICKETS_SATISFACTION_EXISTS', 'ticket %s already has a satisfaction rating', 409),
   // the earlier system's answer (403 "Access denied") when the rating names someone else's ticket
   NotOwner: createError('TICKETS_SATISFACTION_NOT_OWNER', 'customer %s does not own ticket %s', 403),
+  /** a conversation rated already (the widget's CSAT is asked once per conversation) */
+  AlreadyGiven: createError('TICKETS_SATISFACTION_ALREADY_GIVEN', 'session %s already has a satisfaction rating', 409),
   SurveyNotFound: createError('TICKETS_SURVEY_NOT_FOUND', 'survey not found', 404),
   SurveyCompleted: createError('TICKETS_SURVEY_COMPLETED', 'survey already completed', 409),
   SurveyExpired: createError('TICKETS_SURVEY_EXPIRED', 'survey expired', 410),
@@ -69,3 +71,23 @@ export const SlaErrors = {
   InvalidDate: createError('TICKETS_INVALID_DATE', 'querystring.%s: must be a date YYYY-MM-DD', 400),
   DateOrder: createError('TICKETS_INVALID_DATE', 'querystring.date_to: must not be before date_from', 400),
 }
+
+/** The widget's public and internal paths (issue 21). */
+export const WidgetErrors = {
+  /** `/internal/*` answers service principals only (conversations) */
+  ServiceOnly: createError('TICKETS_SERVICE_ONLY', 'only a service principal may call %s', 403),
+  /** UPSTREAM_IDENTITY not configured: nobody can say whether the scope takes widget visitors */
+  Unavailable: createError('TICKETS_WIDGET_UNAVAILABLE', 'the widget cannot leave messages here: %s', 503),
+  /** identity's refusal (unknown scope 404, widget disabled 403, e-mail of another tenant's account 409), passed on */
+  Refused: (status: number, code: string, message: string) => {
+    const key = `${status} ${code}`
+    let E = refusals.get(key)
+    if (!E) {
+      E = createError(code, '%s', status)
+      refusals.set(key, E)
+    }
+    return new E(message)
+  },
+}
+
+const refusals = new Map<string, ReturnType<typeof createError>>()

@@ -70,12 +70,16 @@ export const TicketSlaEvents = {
 
 const SatisfactionFacts = Type.Object({
   satisfaction_id: Type.String(),
-  ticket_id: Type.String(),
-  customer_id: Type.String(),
+  /** null: a conversation's rating from the widget, the conversation having no ticket (or its ticket rated) */
+  ticket_id: Nullable(Type.String()),
+  /** null: an anonymous widget visitor */
+  customer_id: Nullable(Type.String()),
+  /** the conversation a widget visitor rated (absent from events older than the field) */
+  session_id: Type.Optional(Nullable(Type.String())),
   agent_id: Nullable(Type.String()),
   rating: Type.Integer({ minimum: 1, maximum: 5 }),
   category: Type.String(),
-  /** `api` (staff recorded it) or `survey` (the customer answered the public survey) */
+  /** `api` (staff recorded it), `survey` (the customer answered the public survey), `widget` (a conversation's) */
   source: Type.String(),
   rated_at: Type.String(),
 })

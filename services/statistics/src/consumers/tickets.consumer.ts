@@ -55,7 +55,8 @@ export const ticketsProjection: ConsumerDef<StatisticsService> = {
         const d = payload(TicketSatisfactionEvents.rated, envelope.data)
         await projectSatisfaction(tx.db, svc.dialect, {
           satisfaction_id: d.satisfaction_id,
-          ticket_id: d.ticket_id,
+          // a conversation's rating from the widget may have no ticket: kept (and counted) all the same
+          ticket_id: d.ticket_id ?? '',
           ...requireScope(scope, envelope),
           rating: d.rating,
           created_at: new Date(d.rated_at).toISOString(),

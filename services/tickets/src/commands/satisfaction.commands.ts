@@ -1,18 +1,24 @@
 import { TicketSatisfactionEvents } from '@switchboard/contracts'
-import { type Caller, newId, nowIso, type Tx } from '@switchboard/platform'
+import { type Caller, concreteScope, newId, nowIso, type Tx } from '@switchboard/platform'
 import type { TicketsService } from '../context.ts'
 import type { TicketsDatabase } from '../db/database.ts'
 import {
   deleteSatisfaction,
   findSatisfaction,
   insertSatisfaction,
+  satisfactionOfSession,
   satisfactionOfTicket,
   writeSatisfaction,
 } from '../db/satisfaction.repository.ts'
 import { moveSurvey, surveyOfTicket } from '../db/survey.repository.ts'
 import { findTicket } from '../db/tickets.repository.ts'
 import { SatisfactionErrors, TicketErrors } from '../errors.ts'
-import type { CreateSatisfactionBody, Satisfaction, UpdateSatisfactionBody } from '../schemas/satisfaction.schemas.ts'
+import type {
+  CreateSatisfactionBody,
+  Satisfaction,
+  SessionRatingBody,
+  UpdateSatisfactionBody,
+} from '../schemas/satisfaction.schemas.ts'
 import { scopeOf } from './sla-record.ts'
 import { agentOf } from './ticket-references.ts'
 
@@ -22,6 +28,7 @@ const facts = (s: Satisfaction) => ({
   satisfaction_id: s.id,
   ticket_id: s.ticket_id,
   customer_id: s.customer_id,
+  session_id: s.session_id,
   agent_id: s.agent_id,
   rating: s.rating,
   category: s.category,
@@ -35,10 +42,10 @@ const facts = (s: Satisfaction) => ({
  * public survey answer.
  */
 export async function rate(tx: TicketsTx, s: Satisfaction): Promise<Satisfaction> {
-  if (await satisfactionOfTicket(tx.db, s.ticket_id)) throw new SatisfactionErrors.Exists(s.ticket_id)
+  if (s.ticket_id && (await satisfactionOfTicket(tx.db, s.ticket_id))) throw new SatisfactionErrors.Exists(s.ticket_id)
   // a concurrent second rating meets the unique ticket_id and is answered 409 CONFLICT by the error handler
   await insertSatisfaction(tx.db, s)
-  const survey = await surveyOfTicket(tx.db, s.ticket_id)
+  const survey = s.ticket_id ? await surveyOfTicket(tx.db, s.ticket_id) : undefined
   if (survey) {
     await moveSurvey(tx.db, survey.id, ['queued', 'sent', 'expired'], {
       status: 'completed',
@@ -69,6 +76,7 @@ export function createSatisfaction(svc: TicketsService, caller: Caller, body: Cr
       id: newId(),
       ticket_id: ticket.id,
       customer_id: ticket.customer_id,
+      session_id: null,
       agent_id: agentId,
       rating: body.rating,
       comment: body.comment?.trim() ?? '',
@@ -76,6 +84,39 @@ export function createSatisfaction(svc: TicketsService, caller: Caller, body: Cr
       source: 'api',
       tenant_id: ticket.tenant_id,
       workspace_id: ticket.workspace_id,
+      created_at: now,
+      updated_at: now,
+    })
+  })
+}
+
+/**
+ * `POST /internal/satisfactions/session`: a widget visitor's rating of a closed conversation, which conversations
+ * has verified (the visitor's credential, the status). One per conversation (409
+ * `TICKETS_SATISFACTION_ALREADY_GIVEN`). It is the rating of the conversation's ticket when it has one of this
+ * scope not yet rated (its waiting survey completed with it); otherwise of the conversation and its agent alone.
+ * Announced as `tickets.satisfaction.rated`, like every rating: statistics counts it once, identity adds it to the
+ * agent's rating.
+ */
+export function rateSession(svc: TicketsService, caller: Caller, body: SessionRatingBody) {
+  return svc.transaction(caller, async (tx) => {
+    const scope = concreteScope(caller)
+    if (await satisfactionOfSession(tx.db, body.session_id)) throw new SatisfactionErrors.AlreadyGiven(body.session_id)
+    const ticket = body.ticket_id ? await findTicket(tx.db, body.ticket_id, scope) : undefined
+    const ticketId = ticket && !(await satisfactionOfTicket(tx.db, ticket.id)) ? ticket.id : null
+    const now = nowIso()
+    return rate(tx, {
+      id: newId(),
+      ticket_id: ticketId,
+      customer_id: body.customer_id,
+      session_id: body.session_id,
+      agent_id: body.agent_id,
+      rating: body.rating,
+      comment: body.comment?.trim() ?? '',
+      category: 'overall',
+      source: 'widget',
+      tenant_id: scope.tenant_id,
+      workspace_id: scope.workspace_id,
       created_at: now,
       updated_at: now,
     })

@@ -153,6 +153,7 @@ export async function respondToSurvey(
       id: newId(),
       ticket_id: row.ticket_id,
       customer_id: row.customer_id,
+      session_id: null,
       agent_id: row.agent_id,
       rating: body.rating,
       comment: body.comment?.trim() ?? '',

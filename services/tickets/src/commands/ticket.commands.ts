@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import { TicketEvents } from '@switchboard/contracts'
-import { type Caller, concreteScope, newId, nowIso, type Tx } from '@switchboard/platform'
+import { type Caller, concreteScope, newId, nowIso, type Scope, type Tx } from '@switchboard/platform'
 import type { TicketsService } from '../context.ts'
 import { insertComment } from '../db/comments.repository.ts'
 import type { TicketsDatabase } from '../db/database.ts'
@@ -56,44 +56,58 @@ export function createTicket(svc: TicketsService, caller: Caller, body: CreateTi
   const scope = concreteScope(caller)
   return svc.transaction(caller, async (tx) => {
     const customer = await customerOf(tx, body.customer_id, scope)
-    if (body.session_id !== undefined) await sessionOf(tx, body.session_id, scope)
-    const now = nowIso()
-    const ticket: Ticket = {
-      id: newId(),
-      title: body.title.trim(),
-      description: body.description ?? '',
-      customer_id: customer.user_id,
-      agent_id: null,
-      session_id: body.session_id ?? null,
-      category: body.category ?? TICKET_DEFAULTS.category,
-      priority: body.priority ?? TICKET_DEFAULTS.priority,
-      status: TICKET_DEFAULTS.status,
-      source: body.source ?? TICKET_DEFAULTS.source,
-      tags: normalizeTags(body.tags ?? []),
-      custom_fields: mergeValues({}, body.custom_fields ?? {}),
-      tenant_id: scope.tenant_id,
-      workspace_id: scope.workspace_id,
-      created_at: now,
-      updated_at: now,
-      resolved_at: null,
-      closed_at: null,
-    }
-    await checkCustomValues(tx, ticket, body.custom_fields ?? {})
-    await insertTicket(tx.db, ticket)
-    await reindex(tx, ticket, 'all')
-    await recordStatus(tx, ticket, null)
-    await tx.emit(TicketEvents.created, ticketFacts(ticket), scopeOfTicket(ticket))
-    if (ticket.session_id) {
-      await tx.emit(
-        TicketEvents.sessionLinked,
-        { ticket_id: ticket.id, session_id: ticket.session_id, customer_id: ticket.customer_id },
-        scopeOfTicket(ticket),
-      )
-    }
-    if (!(await findTicketSettings(tx.db, scope, svc.config)).auto_assign) return ticket
-    const agent = await autoAssign(svc, tx, ticket)
-    return agent ? (await assignIn(svc, tx, ticket.id, agent, 'auto-assigned')).after : ticket
+    return openTicket(svc, tx, scope, customer.user_id, body)
   })
+}
+
+/**
+ * A new ticket in `scope` for the customer `customerUserId` (already known to be one of the scope: checked against
+ * the directory by createTicket, vouched for by identity for a widget's message), inside the caller's transaction.
+ */
+export async function openTicket(
+  svc: TicketsService,
+  tx: TicketsTx,
+  scope: Scope,
+  customerUserId: string,
+  body: Omit<CreateTicketBody, 'customer_id'>,
+): Promise<Ticket> {
+  if (body.session_id !== undefined) await sessionOf(tx, body.session_id, scope)
+  const now = nowIso()
+  const ticket: Ticket = {
+    id: newId(),
+    title: body.title.trim(),
+    description: body.description ?? '',
+    customer_id: customerUserId,
+    agent_id: null,
+    session_id: body.session_id ?? null,
+    category: body.category ?? TICKET_DEFAULTS.category,
+    priority: body.priority ?? TICKET_DEFAULTS.priority,
+    status: TICKET_DEFAULTS.status,
+    source: body.source ?? TICKET_DEFAULTS.source,
+    tags: normalizeTags(body.tags ?? []),
+    custom_fields: mergeValues({}, body.custom_fields ?? {}),
+    tenant_id: scope.tenant_id,
+    workspace_id: scope.workspace_id,
+    created_at: now,
+    updated_at: now,
+    resolved_at: null,
+    closed_at: null,
+  }
+  await checkCustomValues(tx, ticket, body.custom_fields ?? {})
+  await insertTicket(tx.db, ticket)
+  await reindex(tx, ticket, 'all')
+  await recordStatus(tx, ticket, null)
+  await tx.emit(TicketEvents.created, ticketFacts(ticket), scopeOfTicket(ticket))
+  if (ticket.session_id) {
+    await tx.emit(
+      TicketEvents.sessionLinked,
+      { ticket_id: ticket.id, session_id: ticket.session_id, customer_id: ticket.customer_id },
+      scopeOfTicket(ticket),
+    )
+  }
+  if (!(await findTicketSettings(tx.db, scope, svc.config)).auto_assign) return ticket
+  const agent = await autoAssign(svc, tx, ticket)
+  return agent ? (await assignIn(svc, tx, ticket.id, agent, 'auto-assigned')).after : ticket
 }
 
 const EDITABLE = ['title', 'description', 'category', 'priority', 'tags', 'custom_fields'] as const

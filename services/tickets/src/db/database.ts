@@ -137,8 +137,12 @@ export interface SlaSessionTicketsTable {
 
 export interface CustomerSatisfactionsTable {
   id: string
-  ticket_id: string
-  customer_id: string
+  /** null: a conversation's rating without a ticket (migration 0030) */
+  ticket_id: string | null
+  /** null: an anonymous widget visitor's rating */
+  customer_id: string | null
+  /** the conversation a widget visitor rated (one rating per conversation) */
+  session_id: string | null
   agent_id: string | null
   rating: number
   comment: string

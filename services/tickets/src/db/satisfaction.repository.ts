@@ -24,6 +24,11 @@ export async function satisfactionOfTicket(
   return whereScope(q, scope).executeTakeFirst()
 }
 
+/** The rating of a conversation (one at most: unique by session). */
+export async function satisfactionOfSession(db: Db, sessionId: string): Promise<Satisfaction | undefined> {
+  return db.selectFrom('customer_satisfactions').selectAll().where('session_id', '=', sessionId).executeTakeFirst()
+}
+
 export async function writeSatisfaction(db: Db, id: string, patch: Partial<Satisfaction>): Promise<void> {
   await db.updateTable('customer_satisfactions').set(patch).where('id', '=', id).execute()
 }
@@ -35,6 +40,7 @@ export async function deleteSatisfaction(db: Db, id: string): Promise<void> {
 export interface SatisfactionFilters {
   ticket_id?: string
   customer_id?: string
+  session_id?: string
   agent_id?: string
   rating?: number
   category?: string
@@ -47,6 +53,7 @@ function filtered(db: Db, scope: Scope, f: SatisfactionFilters) {
   let q = whereScope(db.selectFrom('customer_satisfactions'), scope)
   if (f.ticket_id) q = q.where('ticket_id', '=', f.ticket_id)
   if (f.customer_id) q = q.where('customer_id', '=', f.customer_id)
+  if (f.session_id) q = q.where('session_id', '=', f.session_id)
   if (f.agent_id) q = q.where('agent_id', '=', f.agent_id)
   if (f.rating !== undefined) q = q.where('rating', '=', f.rating)
   if (f.category) q = q.where('category', '=', f.category)

@@ -10,13 +10,17 @@ const Category = Type.String({ minLength: 1, maxLength: 64 })
 
 export const Satisfaction = Type.Object({
   id: Type.String(),
-  ticket_id: Type.String(),
-  customer_id: Type.String(),
+  /** the rated ticket; null for a conversation's rating when the conversation has no ticket (or its ticket was rated) */
+  ticket_id: Nullable(Type.String()),
+  /** null for an anonymous widget visitor */
+  customer_id: Nullable(Type.String()),
+  /** the conversation a widget visitor rated at its close; null for a ticket's rating */
+  session_id: Nullable(Type.String()),
   agent_id: Nullable(Type.String()),
   rating: Type.Integer(),
   comment: Type.String(),
   category: Type.String(),
-  /** `api` (recorded by staff) or `survey` (the customer's answer) */
+  /** `api` (recorded by staff), `survey` (the customer's answer) or `widget` (a visitor's rating of a conversation) */
   source: Type.String(),
   tenant_id: Type.String(),
   workspace_id: Type.String(),
@@ -52,6 +56,7 @@ export const ListSatisfactionsQuery = Type.Composite([
   Type.Object({
     ticket_id: Type.Optional(Id),
     customer_id: Type.Optional(Id),
+    session_id: Type.Optional(Id),
     agent_id: Type.Optional(Id),
     rating: Type.Optional(Rating),
     category: Type.Optional(Category),
@@ -60,6 +65,20 @@ export const ListSatisfactionsQuery = Type.Composite([
   }),
 ])
 export type ListSatisfactionsQuery = Static<typeof ListSatisfactionsQuery>
+
+/** `POST /internal/satisfactions/session`: conversations, for a widget visitor it verified, of a closed session. */
+export const SessionRatingBody = Type.Object(
+  {
+    session_id: Id,
+    ticket_id: Nullable(Id),
+    customer_id: Nullable(Id),
+    agent_id: Nullable(Id),
+    rating: Rating,
+    comment: Type.Optional(Comment),
+  },
+  { additionalProperties: false },
+)
+export type SessionRatingBody = Static<typeof SessionRatingBody>
 
 export const TrendPoint = Type.Object({ date: Type.String(), count: Type.Integer(), average_rating: Type.Number() })
 export const SatisfactionStats = Type.Object({

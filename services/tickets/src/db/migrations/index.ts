@@ -10,6 +10,7 @@ import * as satisfaction0021 from './20261124_0021_satisfaction.ts'
 import * as macros0022 from './20261124_0022_macros.ts'
 import * as ticketCounts0023 from './20261124_0023_ticket_counts.ts'
 import * as ticketSettings0024 from './20261124_0024_ticket_settings.ts'
+import * as sessionSatisfaction0030 from './20261127_0030_session_satisfaction.ts'
 
 /** Forward-only, in name order (docs/architecture.md §4). */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '20261124_0022_macros': macros0022,
   '20261124_0023_ticket_counts': ticketCounts0023,
   '20261124_0024_ticket_settings': ticketSettings0024,
+  '20261127_0030_session_satisfaction': sessionSatisfaction0030,
 }
