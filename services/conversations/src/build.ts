@@ -1,5 +1,5 @@
 import { ConversationEvents, UNITS } from '@switchboard/contracts'
-import { defineService } from '@switchboard/platform'
+import { createServiceClient, defineService } from '@switchboard/platform'
 import { createBlobStore } from './blob/create.ts'
 import { processQueue } from './commands/queue.commands.ts'
 import { createQueueKicks } from './commands/queue-kicks.ts'
@@ -19,6 +19,7 @@ import { sessionRoutes } from './routes/sessions.routes.ts'
 import { shiftRoutes } from './routes/shifts.routes.ts'
 import { transferRoutes } from './routes/transfer.routes.ts'
 import { uploadRoutes } from './routes/uploads.routes.ts'
+import { widgetRoutes } from './routes/widget.routes.ts'
 import { workspaceRoutes } from './routes/workspace.routes.ts'
 import { queueWorker } from './workers/queue.worker.ts'
 
@@ -35,6 +36,15 @@ export const conversations = defineService<ConversationsConfig, ConversationsDat
   context: (svc) => ({
     blobs: createBlobStore(svc),
     queueKicks: createQueueKicks((scope, signal) => processQueue(svc, scope, { signal }), svc.log),
+    tickets:
+      svc.config.tickets_urls.length > 0
+        ? createServiceClient({
+            service: 'tickets',
+            urls: svc.config.tickets_urls,
+            internalSecret: svc.config.internal_secret,
+            self: 'conversations',
+          })
+        : undefined,
   }),
   routes: {
     protected: [
@@ -48,11 +58,15 @@ export const conversations = defineService<ConversationsConfig, ConversationsDat
       customerActivityRoutes,
     ],
     optional: [uploadRoutes],
+    public: [widgetRoutes],
   },
   consumers: [agentsProjection, customersProjection, ticketLinks, customerTickets],
   workers: [queueWorker],
   // after the workers stopped, while consumers still run: a kick they make now is refused, running passes end
-  shutdown: (svc) => svc.queueKicks.close(),
+  shutdown: async (svc) => {
+    await svc.queueKicks.close()
+    await svc.tickets?.close()
+  },
 })
 
 /** An un-listened conversations app: runners listen, tests `inject()`. */

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { UNITS } from '@switchboard/contracts'
-import { baseConfigFromEnv, parseConfig, ServiceBaseConfig } from '@switchboard/platform'
+import { baseConfigFromEnv, parseConfig, ServiceBaseConfig, serviceUrlsFromEnv } from '@switchboard/platform'
 
 export const ConversationsOwnConfig = Type.Object({
   messages: Type.Object({
@@ -45,6 +45,11 @@ export const ConversationsOwnConfig = Type.Object({
      */
     wait_ms: Type.Integer({ minimum: 0, maximum: 30_000, default: 2000 }),
   }),
+  /**
+   * tickets' replicas (UPSTREAM_TICKETS): a widget visitor's rating of a closed conversation is stored there (tickets
+   * owns satisfactions). Unset: `POST /public/widget/sessions/:id/satisfaction` answers 503.
+   */
+  tickets_urls: Type.Array(Type.String({ pattern: '^https?://' }), { default: [] }),
   /** identity's agent events feed the agents projection */
   consumer_max_deliver: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
 })
@@ -77,5 +82,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConversationsConfig {
     },
     references: { wait_ms: env.REFERENCE_WAIT_MS },
     consumer_max_deliver: env.CONVERSATIONS_CONSUMER_MAX_DELIVER,
+    tickets_urls: serviceUrlsFromEnv(env, 'tickets'),
   })
 }

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '@switchboard/platform'
+import type { ServiceClient, ServiceContext } from '@switchboard/platform'
 import type { BlobStore } from './blob/blob-store.ts'
 import type { QueueKicks } from './commands/queue-kicks.ts'
 import type { ConversationsConfig } from './config.ts'
@@ -9,6 +9,8 @@ export interface ConversationsExtras {
   blobs: BlobStore
   /** queue passes kicked by changes, closed with the app (the descriptor's `shutdown`) */
   queueKicks: QueueKicks
+  /** tickets' internal API (a widget visitor's rating of a conversation); absent when UPSTREAM_TICKETS is not set */
+  tickets: ServiceClient | undefined
 }
 
 /** What the conversations routes, commands, consumers and workers are handed. */
