@@ -1,6 +1,6 @@
-import { overlay } from '@switchboard/platform'
+import { type DeepPartial, overlay } from '@switchboard/platform'
 import type { Kysely } from 'kysely'
-import type { PortalSettings } from '../config.ts'
+import type { PortalSettings, WidgetSettings } from '../config.ts'
 import type { ConfigGovernanceDatabase } from '../db/database.ts'
 import { findScopeLayers } from '../db/scoped-configs.repository.ts'
 
@@ -10,10 +10,10 @@ export interface PortalResolver {
 }
 
 /** `overlay` drops nulls (a null override means "the layer below"): the widget's empty texts are null again. */
-const complete = (p: PortalSettings): PortalSettings => ({
-  ...p,
-  widget: { allowed_origins: [], prechat: 'off', greeting: null, offline_message: null, ...p.widget },
-})
+function complete(p: PortalSettings): PortalSettings {
+  const widget: Partial<WidgetSettings> = p.widget ?? {}
+  return { ...p, widget: { allowed_origins: [], prechat: 'off', greeting: null, offline_message: null, ...widget } }
+}
 
 /** Scopes remembered at most; past it the memory starts over (a portal is one indexed query away). */
 const MAX_CACHED = 10_000
@@ -25,7 +25,7 @@ const MAX_CACHED = 10_000
 export function createPortalResolver(
   db: Kysely<ConfigGovernanceDatabase>,
   system: PortalSettings,
-  runtime: Partial<PortalSettings> | undefined,
+  runtime: DeepPartial<PortalSettings> | undefined,
   cacheMs: number,
 ): PortalResolver {
   const cache = new Map<string, { at: number; value: PortalSettings }>()
