@@ -17,6 +17,7 @@ import { createPrimaryProvider } from './providers/primary.ts'
 import { createProviderRegistry } from './providers/registry.ts'
 import { aiRoutes } from './routes/ai.routes.ts'
 import { assistRoutes } from './routes/assist.routes.ts'
+import { helpCentreRoutes } from './routes/help-centre.routes.ts'
 import { knowledgeDocRoutes } from './routes/knowledge-docs.routes.ts'
 import { publicKbRoutes } from './routes/public-kb.routes.ts'
 import { createScopedRuntimes } from './runtime/scoped-runtime.ts'
@@ -80,7 +81,7 @@ export const aiOrchestrator = defineService<AiConfig, AiDatabase, AiParts>({
     if (!conversations) base.log.warn('UPSTREAM_CONVERSATIONS is not set: the AI does not answer in conversations')
     return { runtimes, aiMetrics, usage, conversations }
   },
-  routes: { protected: [aiRoutes, knowledgeDocRoutes, assistRoutes], public: [publicKbRoutes] },
+  routes: { protected: [aiRoutes, knowledgeDocRoutes, assistRoutes], public: [publicKbRoutes, helpCentreRoutes] },
   consumers: [configOverrides, conversationReplies, ticketIndex],
   shutdown: async (svc) => {
     await svc.usage.close()
