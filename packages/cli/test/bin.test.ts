@@ -56,6 +56,17 @@ t.test('security-baseline: findings listed; --strict fails on any; an unusable c
   })
   t.match(weak.stdout, /config_encryption_key_weak/)
 
+  const production = { ...base, JWT_SECRET: strong, SERVER_ENVIRONMENT: 'production' }
+  const openWidget = await cli(['security-baseline', '--strict'], production)
+  t.equal(openWidget.code, 1, 'production with no system list of widget origins')
+  t.match(openWidget.stdout, /widget_origins_open/)
+  const listed = await cli(['security-baseline', '--strict'], {
+    ...production,
+    PORTAL_WIDGET_ALLOWED_ORIGINS: 'https://shop.example',
+  })
+  t.notMatch(listed.stdout, /widget_origins_open/, 'a system list')
+  t.notMatch(clean.stdout, /widget_origins_open/, 'development: the empty list is the default')
+
   const invalid = await cli(['security-baseline', '--strict'], { ...base })
   t.equal(invalid.code, 2, 'no JWT secret at all')
   t.match(invalid.stderr, /configuration is invalid/)

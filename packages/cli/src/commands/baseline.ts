@@ -30,7 +30,7 @@ export async function runBaseline(env: NodeJS.ProcessEnv): Promise<string[]> {
   }
   const result = (await check(config)) as Finding[] | { findings: Finding[] }
   const findings = Array.isArray(result) ? result : (result?.findings ?? [])
-  return [...findings, ...fleetSecretFindings(env)].map(describe)
+  return [...findings, ...fleetSecretFindings(env), ...widgetFindings(env)].map(describe)
 }
 
 /** Below this many characters a key of the fleet's own secrets is reported as weak. */
@@ -62,6 +62,27 @@ export function fleetSecretFindings(env: NodeJS.ProcessEnv): Finding[] {
     ]
   }
   return []
+}
+
+/**
+ * The chat widget's embed allow-list (issue 21). Each workspace's `widget.allowed_origins` is governed configuration
+ * in config-governance's database, which this check does not read; what it sees is the fleet's system default
+ * (PORTAL_WIDGET_ALLOWED_ORIGINS), the list of every workspace that sets none. Empty in production: a copy of the
+ * snippet on any site gets chat in such a workspace's name.
+ */
+export function widgetFindings(env: NodeJS.ProcessEnv): Finding[] {
+  const environment = env.SERVER_ENVIRONMENT ?? env.ENVIRONMENT ?? 'development'
+  if (environment !== 'production') return []
+  const origins = (env.PORTAL_WIDGET_ALLOWED_ORIGINS ?? '').split(',').filter((s) => s.trim() !== '')
+  if (origins.length > 0) return []
+  return [
+    {
+      id: 'widget_origins_open',
+      severity: 'medium',
+      message:
+        'PORTAL_WIDGET_ALLOWED_ORIGINS is empty in production: a workspace without its own widget.allowed_origins lets any site embed its widget',
+    },
+  ]
 }
 
 export function registerBaseline(program: Command) {
