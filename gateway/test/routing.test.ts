@@ -32,6 +32,11 @@ t.test('service table: longest whole-segment prefix', async (t) => {
     ['/uploads/a.png', 'conversations'],
     ['/api/v1/metrics/ingest', 'statistics'],
     ['/public/portal/acme', 'config-governance'],
+    // the chat widget's public paths, split between two owners (issue 21)
+    ['/public/widget/tickets', 'tickets'],
+    ['/public/widget/availability', 'conversations'],
+    ['/public/widget/sessions/s-1/satisfaction', 'conversations'],
+    ['/public/widget', undefined],
     ['/api/probe/1', 'probe'],
     ['/api/slack', undefined],
     ['/api/ticketsx', undefined],
