@@ -1,5 +1,5 @@
 // Benchmarks against the real fleet (PostgreSQL, Redis, NATS):
-// `npm run bench [-- walking|login|revocation|websocket|failover|sla|tickets-list|conversations|realtime|ai|statistics]`.
+// `npm run bench [-- walking|login|revocation|websocket|failover|sla|tickets-list|conversations|realtime|ai|statistics|console]`.
 // Every figure is a ratio or a percentile taken in ONE run, because this machine is noisy.
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -12,6 +12,7 @@ import { engineUrls, startWsEcho, uniqueId } from '@switchboard/testing'
 import { client } from '../harness/http.ts'
 import { createTicket, realCustomer } from '../harness/tickets-kit.ts'
 import { benchAi } from './ai.bench.ts'
+import { benchConsole, consoleBenchOptions } from './console.bench.ts'
 import { benchConversationMessages } from './conversations.bench.ts'
 import { benchQueueConcurrency } from './conversations-queue.bench.ts'
 import { benchFailover } from './failover.bench.ts'
@@ -86,6 +87,15 @@ if (all || which.has('tickets-list')) {
     tickets: Number(process.env.BENCH_LIST_TICKETS ?? 1_000_000),
     requests: Number(process.env.BENCH_LIST_REQUESTS ?? 400),
   })
+  if (which.size === 1) {
+    await echo.close()
+    writeResults()
+    process.exit(0)
+  }
+}
+// The agent console in Chromium against the embedded default (its own system): first load and live rows.
+if (all || which.has('console')) {
+  results.console = await benchConsole(consoleBenchOptions())
   if (which.size === 1) {
     await echo.close()
     writeResults()
