@@ -172,9 +172,12 @@ export class ChatStore {
           this.set({ queue: { position: d.position, wait: d.estimated_wait_seconds ?? null } })
         else if (d.status === 'cancelled') this.set({ queue: null })
         return
-      case 'transfer_notification':
-        this.set({ queue: null, agentId: d.agent_id ?? null })
+      case 'transfer_notification': {
+        // an agent has it (assigned, transferred, taken from the queue) or let it go: no longer waiting either way
+        const waiting = this.state.status === 'waiting_human'
+        this.set({ queue: null, agentId: d.agent_id ?? null, ...(waiting ? { status: 'active' } : {}) })
         return
+      }
       case 'error':
         this.onError(d)
         return
