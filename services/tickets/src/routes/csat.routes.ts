@@ -2,12 +2,14 @@ import { callerOf, errorResponses, type RouteModule } from '@switchboard/platfor
 import { publicSurvey, respondToSurvey } from '../commands/survey.commands.ts'
 import type { TicketsService } from '../context.ts'
 import { CsatRespondBody, CsatRespondResult, CsatTokenParams, PublicSurvey } from '../schemas/csat.schemas.ts'
+import { csatPageRoutes } from './csat-page.routes.ts'
 
 const tags = ['csat']
 
 /**
  * `/public/csat/:token`: the customer's survey page, anonymous (the gateway's anonymous class, with its own rate
- * limit). The token is the only credential; what the page shows is the ticket's title and the agent's name.
+ * limit). The token is the only credential; what the page shows is the ticket's title and the agent's name. The same
+ * survey as an HTML page at `/csat/:token` (csat-page.routes.ts).
  */
 export const csatRoutes: RouteModule<TicketsService> = async (app, svc) => {
   app.get(
@@ -34,4 +36,6 @@ export const csatRoutes: RouteModule<TicketsService> = async (app, svc) => {
       }
     },
   )
+
+  await csatPageRoutes(app, svc)
 }
