@@ -361,6 +361,62 @@ t.test('close → CSAT in the widget → listed by /api/satisfactions', async (t
   t.equal(await page.getByRole('group', { name: 'How was your conversation?' }).count(), 0, 'not asked again')
 })
 
+t.test("the workspace's branding, greeting and pre-chat form from the portal; the frame's color wins", async (t) => {
+  const scope = await freshScope('wbrand')
+  const put = await api.put(
+    '/api/security/config/workspace',
+    {
+      portal: {
+        brand_name: 'Acme Help',
+        primary_color: '#0a7d33',
+        widget: { prechat: 'name_email', greeting: 'Welcome to Acme!' },
+      },
+      change_ref: `W-${kit.suffix}`,
+      reason: 'widget set-up',
+    },
+    kit.svc(scope),
+  )
+  must(put, 200, "the workspace's widget settings")
+  await until('the portal with the widget settings', async () => {
+    const r = await api.get(`/public/portal/config?tenant_id=${scope.tenant_id}&workspace_id=${scope.workspace_id}`)
+    return r.body?.widget?.prechat === 'name_email' ? r : undefined
+  })
+
+  const context = await browser.newContext({ baseURL: system.url })
+  t.teardown(() => context.close())
+  const page = await context.newPage()
+  await page.goto(frameUrl(scope))
+  await page.getByRole('heading', { name: 'Chat with Acme Help' }).waitFor({ timeout: WAIT_MS })
+  const header = page.getByRole('banner')
+  t.equal(
+    await header.evaluate((el) => (globalThis as any).getComputedStyle(el).backgroundColor),
+    'rgb(10, 125, 51)',
+    "the workspace's colour",
+  )
+  await page.getByRole('heading', { name: 'Before we start' }).waitFor({ timeout: WAIT_MS })
+  t.equal(await composer(page).count(), 0, 'no composer before the pre-chat form')
+  await checkAxe(t, page, 'the pre-chat form')
+  await page.getByLabel('Name').fill('Pat')
+  await page.getByLabel('Email').fill('pat@example.com')
+  await page.getByRole('button', { name: 'Start chat' }).click()
+  await item(page, 'Welcome to Acme!').waitFor({ timeout: WAIT_MS })
+  await say(page, 'Do you ship to Norway?')
+  const id = await conversationOf(scope, 'Do you ship to Norway?')
+  const first = rows(must(await api.get(`/api/omni/sessions/${id}/messages`, kit.svc(scope)), 200, 'messages')).find(
+    (m: any) => m.content === 'Do you ship to Norway?',
+  )
+  t.match(first.metadata, { visitor: { name: 'Pat', email: 'pat@example.com' } }, 'the form travels with it')
+
+  const tinted = await context.newPage()
+  await tinted.goto(frameUrl(scope, { color: '#aa0000' }))
+  await composer(tinted).waitFor({ timeout: WAIT_MS })
+  t.equal(
+    await tinted.getByRole('banner').evaluate((el) => (globalThis as any).getComputedStyle(el).backgroundColor),
+    'rgb(170, 0, 0)',
+    'the color of the frame URL overrides the portal',
+  )
+})
+
 t.test('nobody online: the away message and "leave a message", which becomes a ticket', async (t) => {
   const scope = await freshScope('woff', { offline: true })
   const context = await browser.newContext({ baseURL: system.url })
@@ -476,5 +532,15 @@ t.test('through a host page on another origin: opened by the loader, unread coun
     sent.some((m) => m.data?.type === 'switchboard:ready') && sent.some((m) => m.data?.type === 'switchboard:close'),
     'ready and close were told to the loader',
   )
+
+  // reopened from the launcher (the loader gave it the focus back): the count goes back to 0, the reply is there
+  await page.keyboard.press('Enter')
+  await until('the unread count cleared', async () => {
+    const got: any[] = await page.evaluate(() => (globalThis as any).__fromFrame)
+    const counts = got.filter((m) => m.data?.type === 'switchboard:unread').map((m) => m.data.count)
+    return counts.length > 1 && counts[counts.length - 1] === 0 && Math.max(...counts) >= 1 ? counts : undefined
+  })
+  await frame.getByRole('listitem').filter({ hasText: 'Welcome! How can I help?' }).waitFor({ timeout: WAIT_MS })
+  t.pass('reopened: the reply shows and nothing is unread')
   await checkAxe(t, page, 'the host page with the widget')
 })
