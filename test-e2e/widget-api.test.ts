@@ -65,7 +65,8 @@ inEachMode('widget API: embed policy, availability, tickets, a conversation rate
   const visit = { session_id: '', credential: '' }
   await t.test('the hub refuses a page the scope does not list; a listed one chats', async (t) => {
     const sessions = async () => must(await api.get('/api/omni/sessions', staff), 200, 'sessions').total as number
-    for (const query of [{ ...scope, embed_origin: 'https://evil.example' }, { ...scope }]) {
+    const pages: Array<Record<string, string>> = [{ ...scope, embed_origin: 'https://evil.example' }, { ...scope }]
+    for (const query of pages) {
       const widget = await openSocket(system.url, { query }, t)
       widget.send({ type: 'text-message', data: 'Hello?' })
       const refused = await widget.next('error')
