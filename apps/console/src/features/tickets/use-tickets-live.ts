@@ -3,7 +3,8 @@
  * created, updated, moved, commented, closed or past its SLA (services/realtime-voice README "Tickets"). A frame
  * names the ticket, not what a list filter would make of it, so the lists are refetched; the detail and its
  * comments only when the frame is about that ticket. A burst of frames is one refetch (coalesced for FLUSH_MS).
- * A resync (reconnect, wake) refetches everything shown: frames sent while the socket was down are gone.
+ * A resync (reconnect, wake) refetches everything shown: frames sent while the socket was down are gone. Leaving
+ * the screen marks what it cached stale, so coming back refetches it.
  */
 import { useEffect, useRef } from 'react'
 import type { HubFrame } from '../../lib/hub.ts'
@@ -44,6 +45,8 @@ export function useTicketsLive(): void {
   useEffect(
     () => () => {
       if (timer.current) clearTimeout(timer.current)
+      // frames are not followed while the screen is away: what it cached is refetched when it is back
+      void queryClient.invalidateQueries({ queryKey: ['tickets'], refetchType: 'none' })
     },
     [],
   )
