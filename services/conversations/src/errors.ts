@@ -73,4 +73,18 @@ export const ConversationErrors = {
     'params.id: %s is a customer in several workspaces; name one (X-Tenant-ID, X-Workspace-ID) or use its customer id',
     400,
   ),
+  /** POST /public/widget/sessions/:id/satisfaction without UPSTREAM_TICKETS: nowhere to store the rating */
+  TicketsUnavailable: createError('CONVERSATIONS_TICKETS_UNAVAILABLE', 'a rating cannot be stored here: %s', 503),
+  /** tickets' refusal of a rating (409 already given, 400), passed on with its own code; its failure as 502 */
+  TicketsRefused: (status: number, code: string, message: string) => {
+    const key = `${status} ${code}`
+    let E = refusals.get(key)
+    if (!E) {
+      E = createError(code, '%s', status)
+      refusals.set(key, E)
+    }
+    return new E(message)
+  },
 }
+
+const refusals = new Map<string, ReturnType<typeof createError>>()

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { callerOf, errorResponses, nowIso, type RouteModule } from '@switchboard/platform'
+import { callerOf, errorResponses, type RouteModule } from '@switchboard/platform'
 import { availability } from '../commands/widget.commands.ts'
 import type { ConversationsService } from '../context.ts'
 import { findSessionRow } from '../db/sessions.repository.ts'
@@ -9,8 +9,6 @@ import { Id } from '../schemas/sessions.schemas.ts'
 
 const tags = ['widget']
 const ScopeId = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$' })
-const Refusal = (status: number, code: string, message: string) =>
-  Object.assign(new Error(message), { statusCode: status, code })
 
 const AvailabilityQuery = Type.Object({ tenant_id: ScopeId, workspace_id: ScopeId })
 const Availability = Type.Object({
@@ -56,7 +54,7 @@ export const widgetRoutes: RouteModule<ConversationsService> = async (app, svc) 
         throw new ConversationErrors.SessionNotFound(id)
       }
       if (session.status !== 'closed') throw new ConversationErrors.SessionNotClosed(id)
-      if (!svc.tickets) throw Refusal(503, 'CONVERSATIONS_TICKETS_UNAVAILABLE', 'UPSTREAM_TICKETS is not set')
+      if (!svc.tickets) throw new ConversationErrors.TicketsUnavailable('UPSTREAM_TICKETS is not set')
       const scope = { tenant_id: session.tenant_id, workspace_id: session.workspace_id }
       const answer = await svc.tickets.call<{
         id: string
@@ -79,13 +77,12 @@ export const widgetRoutes: RouteModule<ConversationsService> = async (app, svc) 
       )
       if (answer.status !== 201) {
         const status = answer.status >= 500 ? 502 : answer.status
-        throw Refusal(
+        throw ConversationErrors.TicketsRefused(
           status,
           answer.body?.code ?? 'UPSTREAM_ERROR',
           answer.body?.message ?? `tickets answered ${answer.status}`,
         )
       }
-      request.log.info({ session_id: id, satisfaction_id: answer.body.id, at: nowIso() }, 'widget rating stored')
       const { id: ratingId, rating, comment } = answer.body
       return reply.code(201).send({ id: ratingId, rating, comment })
     },
