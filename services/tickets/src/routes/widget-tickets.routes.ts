@@ -1,16 +1,9 @@
 import { callerOf, errorResponses, type RouteModule } from '@switchboard/platform'
 import { openTicket } from '../commands/ticket.commands.ts'
 import type { TicketsService } from '../context.ts'
+import { widgetTicketTitle } from '../domain/widget-ticket.ts'
 import { WidgetErrors } from '../errors.ts'
 import { WidgetTicketBody, WidgetTicketCreated } from '../schemas/widget.schemas.ts'
-
-/** A ticket's title from the visitor's message: its first line, at most this many characters. */
-const TITLE_CHARS = 120
-
-export function titleOf(content: string): string {
-  const line = content.trim().split(/\r?\n/, 1)[0]?.trim() || 'Message from the chat widget'
-  return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line
-}
 
 /**
  * `POST /public/widget/tickets`: "leave a message" when no agent is online (anonymous, the gateway's `/public/widget/`
@@ -44,7 +37,7 @@ export const widgetTicketRoutes: RouteModule<TicketsService> = async (app, svc) 
       }
       const ticket = await svc.transaction(callerOf(request, scope), (tx) =>
         openTicket(svc, tx, scope, answer.body.user_id, {
-          title: titleOf(content),
+          title: widgetTicketTitle(content),
           description: content,
           source: 'widget',
           ...(session_id ? { session_id } : {}),
