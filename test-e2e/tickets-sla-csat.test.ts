@@ -140,8 +140,8 @@ inEachMode('tickets: SLA, satisfaction, macros', { env }, async (t, system) => {
       200,
       'resend',
     )
-    const link = resent.link as string
-    t.match(link, /^\/public\/csat\/[A-Za-z0-9_-]{43}$/)
+    t.match(resent.link, /^\/csat\/[A-Za-z0-9_-]{43}$/, 'the link is the survey page')
+    const link = `/public${resent.link}` // its JSON twin
 
     const page = await api.get(link)
     t.equal(page.status, 200, page.text)
@@ -182,7 +182,7 @@ inEachMode('tickets: SLA, satisfaction, macros', { env }, async (t, system) => {
       'r',
     ).link as string
     await expireSurvey(system, lateSurvey.id)
-    isError(t, await api.post(`${lateLink}/respond`, { rating: 3 }), 410, 'TICKETS_SURVEY_EXPIRED')
+    isError(t, await api.post(`/public${lateLink}/respond`, { rating: 3 }), 410, 'TICKETS_SURVEY_EXPIRED')
     const expired = must(await api.get(`/api/satisfactions/surveys?ticket_id=${late.id}`, asAgent), 200, 's').data[0]
     t.equal(expired.status, 'expired')
   })

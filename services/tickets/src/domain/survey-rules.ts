@@ -23,5 +23,8 @@ export function surveyStatusAt(s: { status: string; expires_at: string }, now: D
   return s.status
 }
 
-/** The public page's path for a token; the gateway's public origin goes before it. */
-export const surveyLink = (token: string) => `/public/csat/${token}`
+/**
+ * The survey page's path for a token (the HTML page a customer opens, csat-page.routes.ts; its JSON twin is
+ * `/public/csat/<token>`); the gateway's public origin goes before it.
+ */
+export const surveyLink = (token: string) => `/csat/${token}`

@@ -130,5 +130,9 @@ export type ListSurveysQuery = Static<typeof ListSurveysQuery>
 /** A resent survey, with the fresh link (the only time staff see one) to hand to the customer. */
 export const ResentSurvey = Type.Composite([
   Survey,
-  Type.Object({ link: Type.String({ description: '/public/csat/<token>, relative to the public origin' }) }),
+  Type.Object({
+    link: Type.String({
+      description: '/csat/<token> (the survey page; JSON at /public/csat/<token>), relative to the public origin',
+    }),
+  }),
 ])

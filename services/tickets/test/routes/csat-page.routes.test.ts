@@ -41,15 +41,16 @@ inEachStorageMode(t, 'the CSAT page', async (t, mode) => {
       return found.length > 0 ? found : undefined
     })
     const link = (sent!.envelope.data as { link: string }).link
-    return { ticket: tk as { id: string }, token: link.split('/').pop()! }
+    return { ticket: tk as { id: string }, token: link.split('/').pop()!, link }
   }
   const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers })
   const post = (url: string, form: string, headers: Record<string, string> = {}) =>
     app.inject({ method: 'POST', url, payload: form, headers: { ...FORM, ...headers } })
 
   t.test('the survey: title and agent escaped, five labelled choices, a plain form; ?rating= preselects', async (t) => {
-    const { token } = await closedTicket(HOSTILE_TITLE)
-    const res = await get(`/csat/${token}`, { 'accept-language': 'en-US' })
+    const { token, link } = await closedTicket(HOSTILE_TITLE)
+    t.equal(link, `/csat/${token}`, 'the link the customer is sent is this page')
+    const res = await get(link, { 'accept-language': 'en-US' })
     t.equal(res.statusCode, 200)
     pageHeaders(t, res)
     const page = res.body

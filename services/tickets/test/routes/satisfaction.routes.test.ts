@@ -26,7 +26,8 @@ inEachStorageMode(t, 'satisfaction and surveys', async (t, mode) => {
       const found = await events('tickets.survey.sent', ticketId)
       return found.length > 0 ? found.slice(-1) : undefined
     })
-    return (sent!.envelope.data as { link: string }).link
+    // the link is the survey page (/csat/<token>); these tests speak to its JSON twin
+    return `/public${(sent!.envelope.data as { link: string }).link}`
   }
   const pub = (method: 'GET' | 'POST', url: string, payload?: object) =>
     app.inject({ method, url, ...(payload ? { payload } : {}) })
@@ -165,7 +166,7 @@ inEachStorageMode(t, 'satisfaction and surveys', async (t, mode) => {
     t.notOk('token' in survey || 'token_hash' in survey, 'no token in the API')
     t.equal(new Date(survey.expires_at).getTime() - new Date(survey.sent_at).getTime(), 7 * 86_400_000)
     const link = await surveyLink(tk.id)
-    t.match(link, /^\/public\/csat\/[A-Za-z0-9_-]{43}$/)
+    t.match(link, /^\/public\/csat\/[A-Za-z0-9_-]{43}$/, 'the event carries /csat/<token>: the survey page')
     const token = link.split('/').pop()!
     const stored = await svc.db
       .selectFrom('satisfaction_surveys')
@@ -226,10 +227,10 @@ inEachStorageMode(t, 'satisfaction and surveys', async (t, mode) => {
     t.equal((await call('POST', `/api/satisfactions/surveys/${survey.id}/resend`, undefined, other)).statusCode, 404)
     const resent = await call('POST', `/api/satisfactions/surveys/${survey.id}/resend`)
     t.equal(resent.statusCode, 200)
-    t.match(resent.json(), { id: survey.id, status: 'sent', link: /^\/public\/csat\// })
-    t.not(resent.json().link, link)
+    t.match(resent.json(), { id: survey.id, status: 'sent', link: /^\/csat\/[A-Za-z0-9_-]{43}$/ })
+    t.not(`/public${resent.json().link}`, link)
     t.equal((await pub('GET', link)).statusCode, 404, 'the old link no longer works')
-    t.equal((await pub('POST', `${resent.json().link}/respond`, { rating: 4 })).statusCode, 200)
+    t.equal((await pub('POST', `/public${resent.json().link}/respond`, { rating: 4 })).statusCode, 200)
     await waitFor(async () => (await events('tickets.survey.sent', tk.id)).length === 2)
   })
 
