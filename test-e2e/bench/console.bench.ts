@@ -534,29 +534,18 @@ async function livePass(
   run: (i: number, token: string) => Promise<RowReport | undefined>,
 ): Promise<LivePass> {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle })
-  const profile = process.env.BENCH_CONSOLE_PROFILE_DIR
-  if (profile) {
-    await cdp.send('Profiler.enable')
-    await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
-    await cdp.send('Profiler.start')
-  }
   const reports: RowReport[] = []
   let lost = 0
-  for (let i = 0; i < events; i++) {
-    const r = await run(i, `bench-${throttle}${String(i).padStart(5, '0')}-end`)
-    if (r) reports.push(r)
-    else lost++
-    // let the page settle: events a few frames apart, as a busy inbox has them
-    await delay(30)
-  }
+  await profiled(cdp, `${name}-live-x${throttle}`, async () => {
+    for (let i = 0; i < events; i++) {
+      const r = await run(i, `bench-${throttle}${String(i).padStart(5, '0')}-end`)
+      if (r) reports.push(r)
+      else lost++
+      // let the page settle: events a few frames apart, as a busy inbox has them
+      await delay(30)
+    }
+  })
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 })
-  if (profile) {
-    const { profile: taken } = await cdp.send('Profiler.stop')
-    mkdirSync(profile, { recursive: true })
-    const file = join(profile, `${name}-x${throttle}.cpuprofile`)
-    writeFileSync(file, JSON.stringify(taken))
-    console.log(`  CPU profile of the page: ${file}`)
-  }
   return {
     throttle,
     events,
@@ -566,6 +555,21 @@ async function livePass(
     next_frame_ms: stats(reports.map((r) => r.frame)),
     painted_ms: stats(reports.map((r) => r.painted)),
   }
+}
+
+/** A CPU profile of the page while `fn` runs, when BENCH_CONSOLE_PROFILE_DIR names a directory for it. */
+async function profiled<T>(cdp: CDPSession, name: string, fn: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_CONSOLE_PROFILE_DIR
+  if (!dir) return fn()
+  await cdp.send('Profiler.enable')
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
+  await cdp.send('Profiler.start')
+  const result = await fn()
+  const { profile } = await cdp.send('Profiler.stop')
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile))
+  console.log(`  CPU profile of the page: ${join(dir, `${name}.cpuprofile`)}`)
+  return result
 }
 
 /** Frame intervals while the list is scrolled by the mouse wheel, and long tasks meanwhile. */
@@ -742,7 +746,7 @@ export async function benchConsole(opts: ConsoleBenchOptions): Promise<ConsoleBe
       ;(globalThis as any).document.querySelector(sel).scrollTop = 0
     }, list)
 
-    const scroll = await scrollFrames(page, list)
+    const scroll = await profiled(cdp, 'console-scroll', () => scrollFrames(page, list))
     console.log(
       `scrolling ${total} rows (80 wheel steps of 400 px, ${scroll.scrolled_px} px): ${scroll.frames} frames, ${show(scroll.frame_ms)}, ${scroll.over_33ms} over 33 ms, ${scroll.long_tasks} long tasks (${scroll.long_task_ms} ms)`,
     )
