@@ -20,7 +20,7 @@ import { waitedSeconds } from '../domain/queue-estimate.ts'
 import { type RoutingNeed, rankAgents } from '../domain/routing-score.ts'
 import { scopeOfSession } from '../domain/session-facts.ts'
 import { assignAgent } from './assign-agent.ts'
-import { waitingSkills } from './queue-info.ts'
+import { waitingRecords, waitingSkills } from './queue-info.ts'
 import type { KickCondition } from './queue-kicks.ts'
 
 type Db = Tx<ConversationsDatabase>['db'] | ConversationsService['db']
@@ -41,6 +41,33 @@ export const isAgentRefusal = (err: unknown) =>
     (err as { code?: string } | null)?.code ?? '',
   )
 
+/** how many of a queue's first places are told their new place when it moves (the rest hear it once they are in) */
+const ANNOUNCED_PLACES = 100
+
+/**
+ * Someone left the scope's queue (handed to an agent, cancelled, closed): every session still waiting is told its
+ * place and estimate again (`conversations.queue.waiting`, as when it joined), so a waiting customer sees the queue
+ * move (the hub's `waiting_notification`). In the caller's transaction, after the record left.
+ */
+export async function announceQueue(tx: ConvTx, scope: Scope) {
+  for (const w of await waitingRecords(tx.db, scope, 'waiting', ANNOUNCED_PLACES)) {
+    await tx.emit(
+      ConversationEvents.queueWaiting,
+      {
+        session_id: w.session_id,
+        waiting_id: w.id,
+        priority: w.priority,
+        reason: w.reason,
+        target_skills: w.target_skills,
+        queued_at: w.queued_at,
+        position: w.queue_position ?? 1,
+        estimated_wait_seconds: w.estimated_wait_seconds,
+      },
+      scope,
+    )
+  }
+}
+
 /** A waiting record leaves the queue to `agentId`: marked transferred, `conversations.queue.assigned`. */
 export async function leaveQueue(tx: ConvTx, session: SessionRow, w: WaitingRow, agentId: string, now: string) {
   await markTransferred(tx.db, w.id, agentId, now)
@@ -58,6 +85,7 @@ export async function leaveQueue(tx: ConvTx, session: SessionRow, w: WaitingRow,
     },
     scopeOfSession(session),
   )
+  await announceQueue(tx, scopeOfSession(session))
 }
 
 type Step =
@@ -85,6 +113,7 @@ async function serveNext(svc: QueueService, tx: ConvTx, scope: Scope, skip: stri
       { session_id: session.id, waiting_id: w.id, reason: 'session_closed' },
       scope,
     )
+    await announceQueue(tx, scope)
     return { kind: 'settled' }
   }
   if (session.agent_id) {

@@ -13,7 +13,7 @@ import { appendMessage } from './append-message.ts'
 import { type Assignment, assignAgent } from './assign-agent.ts'
 import { lockSession } from './load-session.ts'
 import { checkMessage } from './messages.commands.ts'
-import { kickQueue, leaveQueue } from './queue.commands.ts'
+import { announceQueue, kickQueue, leaveQueue } from './queue.commands.ts'
 import { agentReference, customerReference, sessionScope } from './references.ts'
 
 /** A command's answer when it changed a session: both sides, for the audit record. */
@@ -135,6 +135,7 @@ export async function closeSession(svc: ConversationsService, caller: Caller, id
         { session_id: id, waiting_id: w.id, reason: 'session_closed' },
         scopeOfSession(row),
       )
+      await announceQueue(tx, scopeOfSession(row))
     }
     await appendMessage(tx, row, {
       sender: 'system',

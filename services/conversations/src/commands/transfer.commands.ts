@@ -12,7 +12,7 @@ import type { ToAgentBody, ToHumanBody, TransferResult } from '../schemas/transf
 import { appendMessage } from './append-message.ts'
 import { assignAgent } from './assign-agent.ts'
 import { lockSession } from './load-session.ts'
-import { isAgentRefusal, kickQueue, leaveQueue, rankedAgents } from './queue.commands.ts'
+import { announceQueue, isAgentRefusal, kickQueue, leaveQueue, rankedAgents } from './queue.commands.ts'
 import { waitingInfo, waitingSkills } from './queue-info.ts'
 import { agentReference, sessionScope } from './references.ts'
 
@@ -257,6 +257,7 @@ export async function cancelWaiting(
       { session_id: row.id, waiting_id: w.id, reason },
       scopeOfSession(row),
     )
+    await announceQueue(tx, scopeOfSession(row))
     return { session_id: row.id, cancelled: true, before, after: toSession(row) }
   })
 }

@@ -210,6 +210,33 @@ inEachStorageMode(t, 'the waiting queue', async (t, mode) => {
     t.match(await sessionOf(svc, s.id), { agent_id: 'late', status: 'transferred' })
   })
 
+  t.test('the queue moving tells those still waiting their new place', async (t) => {
+    const { svc } = await conversationsApp(t, mode, { env: QUIET_QUEUE })
+    const [first, second, third] = await seedWaiting(svc, [
+      { priority: 'normal', queued_at: minutesAgo(3) },
+      { priority: 'normal', queued_at: minutesAgo(2) },
+      { priority: 'normal', queued_at: minutesAgo(1) },
+    ])
+    await seedAgents(svc, [{ user_id: 'solo', max_concurrent: 1 }])
+    t.same(await processQueue(svc, ACME), { assigned: 1, remaining: 2 }, 'the first is served')
+    const moved = await waitFor(async () => {
+      const events = await published(svc, 'conversations.queue.waiting')
+      return events.length >= 2 ? events : undefined
+    })
+    t.same(
+      moved.map((e) => [e.data.session_id, e.data.position]),
+      [
+        [second!.id, 1],
+        [third!.id, 2],
+      ],
+      'each one still waiting, with its place now',
+    )
+    t.notOk(
+      moved.some((e) => e.data.session_id === first!.id),
+      'not the one served',
+    )
+  })
+
   t.test('the worker runs a pass over every scope', async (t) => {
     const { svc } = await conversationsApp(t, mode, { env: QUIET_QUEUE })
     const other = { tenant_id: 'globex', workspace_id: 'help' }
