@@ -62,7 +62,6 @@ export class ChatStore {
   private readonly sent = new Set<string>()
   private typingTimer: ReturnType<typeof setTimeout> | null = null
   private lastReadSent = 0
-  private readonly draftsFor = new Set<string>()
 
   private readonly tenantId: string
   private readonly workspaceId: string
@@ -206,9 +205,11 @@ export class ChatStore {
 
   private onMessage(f: Frame): void {
     if (f.type === 'ai-response' && f.data?.partial) {
-      if (typeof f.data.text === 'string' && !this.draftsFor.has(String(f.data.in_reply_to))) {
-        this.set({ aiDraft: f.data.text })
-      }
+      // pieces travel beside the stored answer (a relayed signal, not conversations' event): one arriving after the
+      // answer itself is the beginning of an answer already shown
+      const text = f.data.text
+      const answered = this.state.messages.slice(-5).some((m) => m.sender === 'ai' && m.content.startsWith(text))
+      if (typeof text === 'string' && !answered) this.set({ aiDraft: text })
       return
     }
     if (f.session_id && this.state.sessionId && f.session_id !== this.state.sessionId) return
