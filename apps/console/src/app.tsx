@@ -4,6 +4,7 @@
  */
 import { QueryClientProvider } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect } from 'react'
+import { AdminArea, AdminNavLinks, isAdminPath } from './features/admin-shell/index.ts'
 import { Inbox } from './features/inbox/index.tsx'
 import { LoginPage } from './features/login/login-page.tsx'
 import { NotificationControls } from './features/notifications/index.ts'
@@ -29,12 +30,13 @@ function Nav({ path }: { path: string }) {
   const onTickets = path === '/tickets' || path.startsWith('/tickets/')
   return (
     <nav aria-label={t('tickets.nav.label')} className="shell-nav">
-      <Link href="/" aria-current={onTickets ? undefined : 'page'}>
+      <Link href="/" aria-current={onTickets || isAdminPath(path) ? undefined : 'page'}>
         {t('tickets.nav.inbox')}
       </Link>
       <Link href="/tickets" aria-current={onTickets ? 'page' : undefined}>
         {t('tickets.nav')}
       </Link>
+      <AdminNavLinks path={path} />
     </nav>
   )
 }
@@ -57,7 +59,13 @@ function Shell() {
         <NotificationControls />
       </Header>
       <Nav path={path} />
-      {onTickets ? (
+      {isAdminPath(path) ? (
+        <main className="shell-main shell-admin">
+          <Suspense fallback={<Loading label={t('shell.loading')} />}>
+            <AdminArea path={path} />
+          </Suspense>
+        </main>
+      ) : onTickets ? (
         <main className="shell-main shell-tickets">
           <Suspense fallback={<Loading label={t('shell.loading')} />}>
             <TicketsScreen id={ticketId} />

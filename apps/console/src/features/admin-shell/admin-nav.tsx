@@ -1,0 +1,22 @@
+/** The admin sections' links in the shell's navigation rail: only those the signed-in user may open. */
+import { useI18n } from '../../lib/i18n.tsx'
+import { Link } from '../../lib/router.tsx'
+import { useAccess } from './access.ts'
+import { ADMIN_SECTIONS, sectionOf } from './sections.ts'
+import './admin-nav.css'
+import './messages.ts'
+
+export function AdminNavLinks({ path }: { path: string }) {
+  const { t } = useI18n()
+  const access = useAccess()
+  const current = sectionOf(path)
+  return (
+    <>
+      {ADMIN_SECTIONS.filter((s) => s.allowed(access)).map((s) => (
+        <Link key={s.id} href={s.path} data-admin={s.id} aria-current={current?.id === s.id ? 'page' : undefined}>
+          {t(s.label)}
+        </Link>
+      ))}
+    </>
+  )
+}

@@ -1,0 +1,44 @@
+/**
+ * The admin area's sections: path, name and who may open each — exactly what its API demands, so a link is shown
+ * only to those the API would answer. A section's screen is its own lazy chunk (the agent's first load carries
+ * none of them). Another admin screen joins by one entry here.
+ */
+import type { ComponentType } from 'react'
+import type { Access } from './access.ts'
+
+export interface AdminSection {
+  id: string
+  /** the section's root; its screen gets every path under it */
+  path: string
+  /** i18n key of the link and the page's name */
+  label: string
+  allowed(access: Access): boolean
+  load(): Promise<{ default: ComponentType<{ path: string }> }>
+}
+
+export const ADMIN_SECTIONS: readonly AdminSection[] = [
+  {
+    id: 'audit',
+    path: '/admin/audit',
+    label: 'admin.nav.audit',
+    // GET /api/audit/logs: audit.read
+    allowed: (a) => a.has('audit.read'),
+    load: async () => ({ default: (await import('../audit/index.tsx')).AuditScreen }),
+  },
+  {
+    id: 'operations',
+    path: '/admin/operations',
+    label: 'admin.nav.operations',
+    // the gateway's /api/ops/* and /api/system/health: an admin (or service) principal holding `*`
+    allowed: (a) => a.kind === 'admin' && a.has('*'),
+    load: async () => ({ default: (await import('../operations/index.tsx')).OperationsScreen }),
+  },
+]
+
+export function isAdminPath(path: string): boolean {
+  return path === '/admin' || path.startsWith('/admin/')
+}
+
+export function sectionOf(path: string): AdminSection | undefined {
+  return ADMIN_SECTIONS.find((s) => path === s.path || path.startsWith(`${s.path}/`))
+}

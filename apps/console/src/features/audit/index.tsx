@@ -1,0 +1,3 @@
+export function AuditScreen(_: { path: string }) {
+  return <h1>Audit</h1>
+}
