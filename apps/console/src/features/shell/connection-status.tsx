@@ -23,7 +23,8 @@ export function ConnectionStatus() {
   const label = reconnected ? t('shell.connection.reconnected') : t(`shell.connection.${state}`)
   return (
     <output className="connection" data-state={state} aria-live="polite" aria-label={t('shell.connection.label')}>
-      {label}
+      <span className="connection-dot" aria-hidden="true" />
+      <span className="connection-text">{label}</span>
     </output>
   )
 }

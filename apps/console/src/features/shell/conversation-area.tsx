@@ -4,6 +4,7 @@
  */
 import { type ComponentType, lazy, Suspense } from 'react'
 import { useI18n } from '../../lib/i18n.tsx'
+import { Icon } from '../../ui/icon.tsx'
 import { Loading } from '../../ui/status.tsx'
 import './messages.ts'
 
@@ -16,14 +17,17 @@ export function ConversationArea({ id }: { id: string | null }) {
   const { t } = useI18n()
   if (id && ConversationView) {
     return (
-      <Suspense fallback={<Loading label={t('shell.loading')} />}>
-        <ConversationView key={id} id={id} />
-      </Suspense>
+      <div className="shell-pane">
+        <Suspense fallback={<Loading label={t('shell.loading')} />}>
+          <ConversationView key={id} id={id} />
+        </Suspense>
+      </div>
     )
   }
   return (
-    <section aria-label={t('shell.conversation')} className="placeholder">
-      {id ? t('shell.conversation.unavailable') : t('shell.conversation.none')}
+    <section aria-label={t('shell.conversation')} className="placeholder shell-empty">
+      <Icon name="inbox" />
+      <span>{id ? t('shell.conversation.unavailable') : t('shell.conversation.none')}</span>
     </section>
   )
 }
