@@ -274,5 +274,11 @@ async function shot(page: Page, name: string) {
   })
   const path = `${OUT}/${name}.png`
   await page.screenshot({ path, animations: 'disabled', caret: 'hide' })
+  // lossless recompression where Debian's optipng is installed (Chromium's encoder favours speed: ~20% smaller)
+  try {
+    execFileSync('optipng', ['-quiet', '-o2', path])
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+  }
   console.log(`${path.startsWith(ROOT) ? path.slice(ROOT.length) : path}  ${Math.round(statSync(path).size / 1024)} KB`)
 }
