@@ -24,13 +24,25 @@ const browser = await launchBrowser(t)
 const kit = await conversationsKit(system)
 const gateway = new URL(system.url).origin
 
-/** A small real web server on its own port (its own origin), answering `pages[path]` as HTML. */
-async function site(pages: (path: string, query: URLSearchParams) => string | undefined) {
+/**
+ * A small real web server on its own port (its own origin), answering `pages[path]` as HTML, with the
+ * Content-Security-Policy `csp[path]` when there is one.
+ */
+async function site(
+  pages: (path: string, query: URLSearchParams) => string | undefined,
+  csp: Record<string, string> = {},
+) {
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
     const html = pages(url.pathname, url.searchParams)
     if (html === undefined) return res.writeHead(404).end()
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)
+    const policy = csp[url.pathname]
+    res
+      .writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        ...(policy ? { 'content-security-policy': policy } : {}),
+      })
+      .end(html)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise((resolve) => server.close(resolve)))
@@ -58,13 +70,20 @@ body *, switchboard-widget, iframe, button, div { display: none !important; visi
 body::after { content: ""; position: fixed; inset: 0; z-index: 2147483647; background: rgba(0, 0, 0, 0.6); }
 </style>`
 
-const host = await site((path, q) => {
-  if (path === '/') return hostPage()
-  if (path === '/hostile') return hostPage({ head: HOSTILE })
-  if (path === '/left') return hostPage({ attrs: 'data-position="bottom-left" data-locale="zh-CN"' })
-  if (path === '/scope') return hostPage({ tenant: q.get('tenant') ?? '', workspace: q.get('workspace') ?? '' })
-  return undefined
-})
+const host = await site(
+  (path, q) => {
+    if (path === '/') return hostPage()
+    if (path === '/strict') return hostPage()
+    if (path === '/hostile') return hostPage({ head: HOSTILE })
+    if (path === '/left') return hostPage({ attrs: 'data-position="bottom-left" data-locale="zh-CN"' })
+    if (path === '/scope') return hostPage({ tenant: q.get('tenant') ?? '', workspace: q.get('workspace') ?? '' })
+    return undefined
+  },
+  {
+    // a site with a strict policy: the gateway's script and frame allowed, no inline style, no string HTML
+    '/strict': `default-src 'none'; script-src ${gateway}; frame-src ${gateway}; style-src 'none'; require-trusted-types-for 'script'`,
+  },
+)
 const hostOrigin = new URL(host).origin
 // a third site, for frames that are not the widget's
 const other = await site((path) => (path === '/' ? '<!doctype html><title>other</title>' : undefined))
@@ -266,6 +285,31 @@ t.test('hostile page CSS and a top z-index overlay do not hide or cover the laun
   t.same([panel.width, panel.height], [380, 600], 'the panel opens at full size')
   t.equal(await hit(page, panel.x + 190, panel.y + 300), 'switchboard-widget', 'over the overlay too')
   await loadedFrame(page)
+})
+
+t.test('a site with a strict CSP (no inline style, Trusted Types) gets the same launcher and panel', async (t) => {
+  const refused: string[] = []
+  const ctx = await browser.newContext()
+  t.teardown(() => ctx.close())
+  const page = await ctx.newPage()
+  page.on('console', (m) => {
+    if (/Content Security Policy|TrustedHTML|Trusted Type/i.test(m.text())) refused.push(m.text())
+  })
+  await page.goto(`${host}/strict`)
+  await launcher(page).waitFor({ timeout: WAIT_MS })
+  const box = (await launcher(page).boundingBox())!
+  const viewport = page.viewportSize()!
+  t.same(
+    [box.width, box.height, viewport.width - box.x - box.width, viewport.height - box.y - box.height],
+    [56, 56, 20, 20],
+    'styled and placed: its styles are not inline markup the policy refuses',
+  )
+  await launcher(page).click()
+  await chatFrame(page).waitFor({ state: 'visible', timeout: WAIT_MS })
+  const panel = (await chatFrame(page).boundingBox())!
+  t.same([panel.width, panel.height], [380, 600], 'the panel at full size')
+  await loadedFrame(page)
+  t.same(refused, [], 'nothing refused by the page’s policy')
 })
 
 t.test('bottom-left and Simplified Chinese from the tag', async (t) => {

@@ -3,7 +3,7 @@
 // the host page but its own tag and talks to the frame by postMessage, to the gateway's origin only (contract:
 // /work/shared — widget-contract; apps/widget/README.md).
 import { type LoaderOptions, readOptions, strings } from './options.ts'
-import { hostStyle, ICON_CHAT, ICON_CLOSE, shadowCss } from './styles.ts'
+import { hostStyle, ICON_CHAT, ICON_CLOSE, icon, shadowCss } from './styles.ts'
 
 /** Under this width the open widget takes the whole (visual) viewport. */
 const MOBILE = 480
@@ -11,20 +11,31 @@ const MOBILE = 480
 function start(o: LoaderOptions) {
   const t = strings(o.locale)
   const host = document.createElement('switchboard-widget')
-  host.setAttribute('style', hostStyle(o))
+  for (const [name, value] of hostStyle(o)) host.style.setProperty(name, value, 'important')
   // open: tests and accessibility checkers reach the launcher; the chat itself is isolated by the cross-origin
   // frame, not by the shadow root
   const root = host.attachShadow({ mode: 'open' })
-  const style = document.createElement('style')
-  style.textContent = shadowCss(o)
   const box = document.createElement('div')
   if (o.color) box.style.setProperty('--c', o.color)
   const button = document.createElement('button')
   button.type = 'button'
+  const chatIcon = icon(ICON_CHAT)
+  const closeIcon = icon(ICON_CLOSE, true)
   const badge = document.createElement('b')
   badge.setAttribute('aria-hidden', 'true')
   box.append(button)
-  root.append(style, box)
+  // a constructed sheet: a page's CSP without 'unsafe-inline' refuses a <style> element, even in a shadow root,
+  // but not the CSSOM (a <style> only where constructed sheets are missing: Safari before 16.4)
+  if (root.adoptedStyleSheets) {
+    const sheet = new CSSStyleSheet()
+    sheet.replaceSync(shadowCss(o))
+    root.adoptedStyleSheets = [sheet]
+  } else {
+    const style = document.createElement('style')
+    style.textContent = shadowCss(o)
+    root.append(style)
+  }
+  root.append(box)
 
   let frame: HTMLIFrameElement | null = null
   let open = false
@@ -33,10 +44,9 @@ function start(o: LoaderOptions) {
   function render() {
     const mobile = innerWidth < MOBILE
     box.className = (open ? 'o ' : '') + (mobile ? 'm' : '')
-    button.innerHTML = open ? ICON_CLOSE : ICON_CHAT
     const count = open ? 0 : unread
     badge.textContent = count ? String(Math.min(count, 99)) : ''
-    button.append(badge)
+    button.replaceChildren(open ? closeIcon : chatIcon, badge)
     button.setAttribute('aria-label', open ? t.close : t.open + (count ? t.unread(count) : ''))
     button.setAttribute('aria-expanded', String(open))
     follow()

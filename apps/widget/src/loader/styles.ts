@@ -9,30 +9,29 @@ const GAP = 20
  * rule of the host page's style sheets, even `* { display: none !important }`. `all: initial` first, so nothing the
  * page sets (or that its root passes down by inheritance) reaches the launcher. Its box is the launcher's: the panel
  * is positioned outside it, and is not rendered while closed, so nothing invisible sits over the host page.
+ * Set through the CSSOM (`style.setProperty`), which a page's CSP without 'unsafe-inline' allows; a style attribute
+ * would be refused there.
  */
-export function hostStyle(o: LoaderOptions) {
-  const side = o.left ? 'left' : 'right'
+export function hostStyle(o: LoaderOptions): Array<[string, string]> {
   return [
-    'all:initial',
-    'display:block',
-    'position:fixed',
-    `z-index:${o.zIndex}`,
-    `bottom:${GAP}px`,
-    `${side}:${GAP}px`,
-    `width:${SIZE}px`,
-    `height:${SIZE}px`,
-    'margin:0',
-    'padding:0',
-    'border:0',
-    'visibility:visible',
-    'opacity:1',
-    'transform:none',
-    'clip-path:none',
-    'pointer-events:auto',
-    'contain:none',
+    ['all', 'initial'],
+    ['display', 'block'],
+    ['position', 'fixed'],
+    ['z-index', String(o.zIndex)],
+    ['bottom', `${GAP}px`],
+    [o.left ? 'left' : 'right', `${GAP}px`],
+    ['width', `${SIZE}px`],
+    ['height', `${SIZE}px`],
+    ['margin', '0'],
+    ['padding', '0'],
+    ['border', '0'],
+    ['visibility', 'visible'],
+    ['opacity', '1'],
+    ['transform', 'none'],
+    ['clip-path', 'none'],
+    ['pointer-events', 'auto'],
+    ['contain', 'none'],
   ]
-    .map((d) => `${d}!important`)
-    .join(';')
 }
 
 /** The shadow root's sheet: the page's styles never cross into it, and these never leak out. */
@@ -53,7 +52,26 @@ iframe{display:none;position:absolute;bottom:${SIZE + 16}px;${side}:0;width:380p
 }
 
 /** A speech bubble when closed, a cross when open (both decorative: the button's name says what it does). */
-export const ICON_CHAT =
-  '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z"/></svg>'
-export const ICON_CLOSE =
-  '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6 6 18" fill="none" stroke="currentColor" stroke-width="2.5"/></svg>'
+export const ICON_CHAT = 'M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z'
+export const ICON_CLOSE = 'M6 6l12 12M18 6 6 18'
+
+const SVG = 'http://www.w3.org/2000/svg'
+
+/**
+ * An icon made element by element, not through innerHTML: a page enforcing Trusted Types refuses string HTML.
+ * `stroked`: drawn as lines (the cross) rather than filled.
+ */
+export function icon(d: string, stroked = false): SVGSVGElement {
+  const svg = document.createElementNS(SVG, 'svg')
+  svg.setAttribute('viewBox', '0 0 24 24')
+  svg.setAttribute('aria-hidden', 'true')
+  const path = document.createElementNS(SVG, 'path')
+  path.setAttribute('d', d)
+  if (stroked) {
+    path.setAttribute('fill', 'none')
+    path.setAttribute('stroke', 'currentColor')
+    path.setAttribute('stroke-width', '2.5')
+  }
+  svg.append(path)
+  return svg
+}
