@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto'
 
 const STYLE = `
 :root{color-scheme:light;font-family:system-ui,sans-serif;line-height:1.5;color:#1d2433;background:#fbf8f3}
+body{margin:0}
 header{background:#3b2a1f;color:#fff;padding:1.25rem 2rem}
 header p{margin:0;color:#f1e6da}
 main{max-width:46rem;margin:0 auto;padding:1.5rem 2rem 6rem}
