@@ -49,7 +49,7 @@ t.test('a document: meta tags escaped, the stylesheet allowed by its hash and no
   t.ok(doc.includes(`<style>${PUBLIC_PAGE_CSS}</style>`))
   t.equal(
     PUBLIC_PAGE_CSP,
-    `default-src 'none'; style-src 'sha256-${hash}'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+    `default-src 'none'; style-src 'sha256-${hash}'; img-src 'self' https:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
   )
 })
 

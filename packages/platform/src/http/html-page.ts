@@ -114,11 +114,11 @@ nav.pages{display:flex;gap:1rem}
 
 const CSS_HASH = `'sha256-${createHash('sha256').update(PUBLIC_PAGE_CSS).digest('base64')}'`
 
-/** No script at all, the one inline stylesheet by its hash, images of the page's origin, forms to itself only. */
+/** No script at all, the one inline stylesheet by its hash, images of the page's origin or https (an article's), forms to itself only. */
 export const PUBLIC_PAGE_CSP = [
   "default-src 'none'",
   `style-src ${CSS_HASH}`,
-  "img-src 'self' https: data:",
+  "img-src 'self' https:",
   "form-action 'self'",
   "base-uri 'none'",
   "frame-ancestors 'none'",
