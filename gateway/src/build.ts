@@ -163,7 +163,7 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
     table,
     uploadBodyLimit: config.upload_body_limit_bytes,
   })
-  await app.register(opsRoutes, { config, tokenState, bus, audit, metrics }) // dead letters for `switchboard dlq --gateway`
+  await app.register(opsRoutes, { config, tokenState, bus, audit, metrics, dispatcher: http }) // dead letters, unit health
   await app.register(docsRoutes, { upstreams: config.upstreams, dispatcher: http }) // /openapi.json, /docs
   await app.register(websocket.routes) // GET /api/v1/ws (class "optional")
   // the chat widget: /widget.js, the frame at /widget/ (frame-ancestors from the scope's portal config), /demo

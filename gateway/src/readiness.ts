@@ -21,3 +21,30 @@ export function upstreamReady(config: GatewayConfig, dispatcher: Dispatcher): Re
   }
   return checks
 }
+
+/** One unit's health as `GET /api/system/health` answers it: each replica's `/ready` asked at once. */
+export interface UnitHealth {
+  unit: string
+  status: 'ready' | 'unready'
+  replicas: number
+  replicas_ready: number
+}
+
+/** Every upstream unit's replicas asked for `/ready` (each within `ready_timeout_ms`), in the config's order. */
+export async function unitsHealth(
+  config: Pick<GatewayConfig, 'upstreams' | 'ready_timeout_ms'>,
+  dispatcher: Dispatcher,
+): Promise<UnitHealth[]> {
+  return Promise.all(
+    Object.entries(config.upstreams).map(async ([unit, urls]) => {
+      const answers = await Promise.all(urls.map((u) => ready(u, config.ready_timeout_ms, dispatcher)))
+      const replicas_ready = answers.filter(Boolean).length
+      return {
+        unit,
+        status: replicas_ready > 0 ? ('ready' as const) : ('unready' as const),
+        replicas: urls.length,
+        replicas_ready,
+      }
+    }),
+  )
+}

@@ -4,6 +4,7 @@ import { AUDIT_RECORDED_TYPE } from '@switchboard/contracts'
 import { type EventBus, newEnvelope } from '@switchboard/events'
 import { actionFor, auditSnapshot, storableAuditRecord } from '@switchboard/platform'
 import type { FastifyInstance } from 'fastify'
+import type { Dispatcher } from 'undici'
 import type { AuditSink } from '../audit/audit-sink.ts'
 import type { GatewayConfig } from '../config.ts'
 import { GatewayErrors } from '../errors.ts'
@@ -11,14 +12,17 @@ import type { GatewayMetrics } from '../metrics.ts'
 import { type AuthDeps, installAuthentication } from '../plugins/authenticate.ts'
 import { installPermissionCheck } from '../plugins/permission.ts'
 import { installScopeGuard } from '../plugins/scope-guard.ts'
+import { unitsHealth } from '../readiness.ts'
 
 export interface OpsRoutesOptions {
-  config: Pick<GatewayConfig, 'jwt' | 'permission_table'>
+  config: Pick<GatewayConfig, 'jwt' | 'permission_table' | 'upstreams' | 'ready_timeout_ms'>
   tokenState: AuthDeps['tokenState']
   bus: EventBus
   /** where the replay's audit record goes (the audit service, not this bus: it may be the one that failed) */
   audit: AuditSink
   metrics: GatewayMetrics
+  /** the connection pool the upstreams' `/ready` probes go through */
+  dispatcher: Dispatcher
 }
 
 const DeadLetterView = Type.Object({
@@ -32,6 +36,13 @@ const DeadLetterView = Type.Object({
   deliveries: Type.Integer(),
   envelope: Type.Record(Type.String(), Type.Unknown()),
   headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+})
+
+const UnitHealthView = Type.Object({
+  unit: Type.String(),
+  status: Type.Union([Type.Literal('ready'), Type.Literal('unready')]),
+  replicas: Type.Integer(),
+  replicas_ready: Type.Integer(),
 })
 
 const ListQuery = Type.Object(
@@ -54,7 +65,8 @@ const ReplayBody = Type.Object(
  * The dead-letter surface of the bus this gateway is connected to. The embedded mode's bus lives inside the
  * server process, so `switchboard dlq … --gateway URL --token T` comes here; a fleet's CLI talks to JetStream
  * directly, but the same routes work there too. Admin or service principals holding `*` only (an unmapped
- * management path requires `*`); a replay is a management write and is audited like one.
+ * management path requires `*`); a replay is a management write and is audited like one. `GET /api/system/health`:
+ * each upstream unit's replicas asked for `/ready` (the admin console's health page), the same principals only.
  */
 export async function opsRoutes(app: FastifyInstance, opts: OpsRoutesOptions) {
   const { config } = opts
@@ -125,6 +137,26 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsRoutesOptions) {
       const replayed = await opts.bus.replayDeadLetters({ seqs: request.body?.seqs, consumer: request.body?.consumer })
       request.log.info({ replayed, principal: request.gw.claims?.user_id }, 'dead letters replayed')
       return { replayed }
+    },
+  )
+
+  app.get(
+    '/api/system/health',
+    {
+      schema: {
+        response: {
+          200: Type.Object({
+            status: Type.Union([Type.Literal('ready'), Type.Literal('degraded')]),
+            checked_at: Type.String(),
+            units: Type.Array(UnitHealthView),
+          }),
+        },
+      },
+    },
+    async () => {
+      const units = await unitsHealth(config, opts.dispatcher)
+      const status = units.every((u) => u.status === 'ready') ? ('ready' as const) : ('degraded' as const)
+      return { status, checked_at: new Date().toISOString(), units }
     },
   )
 }
