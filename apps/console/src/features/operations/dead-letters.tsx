@@ -138,7 +138,7 @@ export function DeadLettersPanel() {
             <tbody>
               {items.map((l) => (
                 <tr key={l.seq}>
-                  <td>{l.seq}</td>
+                  <th scope="row">{l.seq}</th>
                   <td>{formatTime(l.failed_at)}</td>
                   <td>{l.consumer}</td>
                   <td>
