@@ -104,11 +104,13 @@ async function openWidget(
 const composer = (page: Page, name = 'Message') => page.getByRole('textbox', { name, exact: true })
 const log = (page: Page, name = 'Messages') => page.getByRole('log', { name })
 const item = (page: Page, text: string) => log(page).getByRole('listitem').filter({ hasText: text })
+/** the visitor's own message (its sender is read out as "You:"; the AI's answer may quote the question) */
+const mine = (page: Page, text: string) => item(page, `You: ${text}`)
 
 async function say(page: Page, text: string, send = 'Send') {
   await composer(page).fill(text)
   await page.getByRole('button', { name: send, exact: true }).click()
-  await item(page, text).filter({ hasNotText: 'Sending…' }).waitFor({ timeout: WAIT_MS })
+  await mine(page, text).filter({ hasNotText: 'Sending…' }).waitFor({ timeout: WAIT_MS })
 }
 
 /** The scope's one conversation, once its first message `text` is stored (read as the agent side reads it). */
@@ -168,10 +170,10 @@ t.test('the first message reaches the agent; the reply, typing and read receipts
   const visitorRead = await console_.next('read', { timeoutMs: WAIT_MS })
   t.match(visitorRead.data, { from: { kind: 'visitor' } }, 'the open widget tells the agent the reply was read')
 
-  const mine = must(await api.get(`/api/omni/sessions/${id}/messages`, kit.svc(scope)), 200, 'messages').items
-  const first = mine.find((m: any) => m.content === 'My order 5521 has not arrived')
+  const held = must(await api.get(`/api/omni/sessions/${id}/messages`, kit.svc(scope)), 200, 'messages').items
+  const first = held.find((m: any) => m.content === 'My order 5521 has not arrived')
   console_.send({ type: 'read', data: { message_id: first.id }, session_id: id })
-  await item(page, 'My order 5521 has not arrived').getByText('Seen').waitFor({ timeout: WAIT_MS })
+  await mine(page, 'My order 5521 has not arrived').getByText('Seen').waitFor({ timeout: WAIT_MS })
   t.pass("the agent's read receipt shows under the visitor's message")
   await checkAxe(t, page, 'the widget in a conversation')
 })
@@ -248,7 +250,7 @@ t.test('reload: the same conversation and its history, and what came meanwhile',
   await page.reload()
   await composer(page).waitFor({ timeout: WAIT_MS })
   await item(page, 'Yes, in all sizes.').waitFor({ timeout: WAIT_MS })
-  t.equal(await item(page, 'Is the blue jacket in stock?').count(), 1, 'the first message, once')
+  t.equal(await mine(page, 'Is the blue jacket in stock?').count(), 1, 'the first message, once')
   t.equal(await item(page, 'Yes, in all sizes.').count(), 1, 'the reply, once')
 
   // away from the page, the agent writes; a later visit (a new page of the same browser) shows it
@@ -285,10 +287,10 @@ t.test('the socket drops while the agent writes twice: "Reconnecting…", then b
   await restoreSockets(page)
 
   await item(page, 'It arrives tomorrow.').waitFor({ timeout: WAIT_MS })
-  await item(page, 'Thanks!').filter({ hasNotText: 'Sending…' }).waitFor({ timeout: WAIT_MS })
+  await mine(page, 'Thanks!').filter({ hasNotText: 'Sending…' }).waitFor({ timeout: WAIT_MS })
   await page.getByRole('status').filter({ hasText: 'Reconnecting…' }).waitFor({ state: 'detached', timeout: WAIT_MS })
   const texts = await log(page).getByRole('listitem').allInnerTexts()
-  const at = (s: string) => texts.filter((x) => x.includes(s)).length
+  const at = (s: string) => texts.filter((x) => x.includes(s) && !x.includes('AI assistant')).length
   t.same([at('It left the depot.'), at('It arrives tomorrow.'), at('Thanks!')], [1, 1, 1], 'each once')
   t.ok(
     texts.findIndex((x) => x.includes('It left the depot.')) <
@@ -444,7 +446,7 @@ t.test('a phone (390×844): the composer and the last message stay on screen', a
     context: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 },
   })
   for (const n of [1, 2, 3, 4, 5, 6]) await say(page, `Line ${n} of a long story about a parcel`)
-  const last = item(page, 'Line 6 of a long story')
+  const last = mine(page, 'Line 6 of a long story')
   const box = await last.boundingBox()
   const field = await composer(page).boundingBox()
   const send = await page.getByRole('button', { name: 'Send', exact: true }).boundingBox()
@@ -507,7 +509,7 @@ t.test('through a host page on another origin: opened by the loader, unread coun
   await frame.getByRole('button', { name: 'Send', exact: true }).click()
   await frame
     .getByRole('listitem')
-    .filter({ hasText: 'Hello from the shop page' })
+    .filter({ hasText: 'You: Hello from the shop page' })
     .filter({ hasNotText: 'Sending…' })
     .waitFor({ timeout: WAIT_MS })
   const id = await conversationOf(scope, 'Hello from the shop page')
