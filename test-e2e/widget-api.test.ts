@@ -2,8 +2,9 @@
 // governed `widget` section (validated origins, layered, in /public/portal/config); the hub refusing a visitor whose
 // page the scope does not list (first message and rejoin, no session made); availability from the agents routing
 // would use; "leave a message" as a ticket of a customer made or reused by e-mail, refused where the widget is
-// off; a visitor's rating of its closed conversation — credential and status checked, once, listed with its
-// session_id and counted once by statistics.
+// off, answered alike for an e-mail another tenant's account holds (a contact of this scope, no oracle); a
+// visitor's rating of its closed conversation — credential and status checked, once, listed with its session_id
+// and counted once by statistics.
 import { mintServiceToken } from '@switchboard/cli'
 import { conversationsKit, must } from './harness/conversations-kit.ts'
 import { until } from './harness/http.ts'
@@ -147,6 +148,47 @@ inEachMode(
       hubOff.send({ type: 'text-message', data: 'Hello?' })
       t.equal((await hubOff.next('error')).data.code, 'IDENTITY_WIDGET_DISABLED', 'the hub, the same')
     })
+
+    await t.test(
+      '"leave a message" with another tenant\'s customer\'s e-mail: 201, a contact of this scope',
+      async (t) => {
+        // an anonymous caller must not learn that the e-mail has an account elsewhere, nor reach that account
+        const other = kit.freshScope('wgtx')
+        const theirs = await kit.customer(other, 'holder')
+        const email = `${theirs.username}@e2e.example.com`
+        const body = { ...scope, email, content: 'Is anyone there?' }
+        const made = await api.post('/public/widget/tickets', body)
+        t.equal(made.status, 201, made.text)
+        t.same(Object.keys(made.body), ['ticket_id'], 'the answer a new e-mail gets')
+        const ticket = must(await api.get(`/api/tickets/${made.body.ticket_id}`, staff), 200, 'ticket in the scope')
+        t.match(ticket, { source: 'widget', description: body.content, status: 'open' })
+        t.not(ticket.customer_id, theirs.user_id, "not the other tenant's account")
+        const here = must(await api.get(`/api/customers?search=${encodeURIComponent(email)}`, staff), 200, 'c')
+        t.equal(here.total, 1)
+        t.match(here.data[0], { user_id: ticket.customer_id, email, source: 'widget', tenant_id: scope.tenant_id })
+        const again = await api.post('/public/widget/tickets', { ...body, content: 'Again' })
+        t.equal(again.status, 201, again.text)
+        const second = must(await api.get(`/api/tickets/${again.body.ticket_id}`, staff), 200, 'ticket')
+        t.equal(second.customer_id, ticket.customer_id, 'the same contact for a second message')
+
+        const elsewhere = svc(other)
+        t.equal((await api.get(`/api/tickets/${made.body.ticket_id}`, elsewhere)).status, 404, 'not theirs')
+        t.equal(must(await api.get('/api/tickets', elsewhere), 200, 'their tickets').total, 0, 'no ticket there')
+        const byUser = must(await api.get(`/api/tickets?customer_id=${theirs.user_id}`, elsewhere), 200, 'by customer')
+        t.equal(byUser.total, 0, 'their customer has no new ticket')
+        t.match(must(await api.get(`/api/customers/${theirs.id}`, elsewhere), 200, 'their customer'), {
+          user_id: theirs.user_id,
+          email,
+          tenant_id: other.tenant_id,
+        })
+        const session = must(
+          await api.post('/api/v1/auth/login', { username: theirs.username, password: theirs.password }),
+          200,
+          'their login',
+        )
+        t.equal(session.user.id, theirs.user_id, 'their account still logs in')
+      },
+    )
 
     await t.test('a visitor rates its conversation once it closed; listed and counted once', async (t) => {
       const url = `/public/widget/sessions/${visit.session_id}/satisfaction`

@@ -34,7 +34,9 @@ export async function createPasswordHasher(costs: PasswordCosts): Promise<Passwo
       try {
         return await verify(stored, password)
       } catch {
-        // A malformed stored hash is a failed login, not a 500.
+        // A malformed stored hash (a contact account's marker, usernames.ts) is a failed login, not a 500, and
+        // costs what a real verify costs: the answer's timing must not tell such an account apart.
+        await verify(dummy, password).catch(() => false)
         return false
       }
     },

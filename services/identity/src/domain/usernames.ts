@@ -11,3 +11,12 @@ export const unknowablePassword = () => randomBytes(24).toString('base64url')
 
 /** A demo password, printed once by the seed. */
 export const generatedPassword = () => randomBytes(12).toString('base64url')
+
+/**
+ * The stored "hash" of an account made as a contact (a widget visitor's customer): not an argon2 string, so no
+ * password ever verifies against it (passwords.ts treats it as a failed login, at a real verify's cost).
+ */
+export const CONTACT_PASSWORD_HASH = '!contact-no-password'
+
+/** A contact account's login e-mail: unique by its username, in the reserved `.invalid` TLD (RFC 2606). */
+export const contactLoginEmail = (username: string) => `${username}@contact.invalid`

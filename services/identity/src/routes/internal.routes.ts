@@ -6,11 +6,10 @@ import {
   SessionTokenState,
   UserTokenState,
 } from '@switchboard/contracts'
-import { callerOf, errorResponses, newId, type RouteModule, scopeOf } from '@switchboard/platform'
-import { createCustomer } from '../commands/customers.commands.ts'
+import { callerOf, errorResponses, type RouteModule, scopeOf } from '@switchboard/platform'
 import { admitScope } from '../commands/scope-registry.ts'
+import { findOrMakeWidgetCustomer } from '../commands/widget-customers.commands.ts'
 import type { IdentityService } from '../context.ts'
-import { findCustomerByEmail } from '../db/customers.repository.ts'
 import { deniedToken, listActiveDenied } from '../db/denylist.repository.ts'
 import { findSession, sessionTokenState } from '../db/sessions.repository.ts'
 import { listDisabledScopes } from '../db/tenants.repository.ts'
@@ -94,33 +93,23 @@ export const internalRoutes: RouteModule<IdentityService> = async (app, svc) => 
   )
 
   // tickets asks for a widget visitor's "leave a message": the scope must take widget visitors (the same rule as
-  // above), then the customer of that scope with this e-mail, or a new one (source `widget`). An e-mail another
-  // tenant's account holds is 409 IDENTITY_CUSTOMER_EXISTS, as for staff: binding that account here would let this
-  // tenant act on another tenant's user.
+  // above), then the customer of that scope with this e-mail, or a new contact there (source `widget`). Accounts
+  // elsewhere are never looked at, so every e-mail gets the same answer (widget-customers.commands.ts).
   app.post(
     '/internal/widget/customers',
     {
       schema: {
         hide: true,
         body: WidgetCustomerBody,
-        response: { 200: WidgetCustomer, 201: WidgetCustomer, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: WidgetCustomer, 201: WidgetCustomer, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
       const scope = scopeOf(request)
       if (!scope.tenant_id || !scope.workspace_id)
         throw new IdentityErrors.ScopeRequired('a widget customer is made in one tenant and workspace')
-      await admitScope(svc.db, scope, 'widget')
-      const known = await findCustomerByEmail(svc.db, request.body.email, scope)
-      if (known) return { customer_id: known.id, user_id: known.user_id, created: false }
-      const email = request.body.email.toLowerCase()
-      const made = await createCustomer(svc, callerOf(request), {
-        email,
-        name: request.body.name ?? email.split('@')[0] ?? email,
-        source: 'widget',
-        username: `widget_${newId().replaceAll('-', '').slice(0, 20)}`,
-      })
-      return reply.code(201).send({ customer_id: made.id, user_id: made.user_id, created: true })
+      const { customer, created } = await findOrMakeWidgetCustomer(svc, callerOf(request), request.body)
+      return reply.code(created ? 201 : 200).send({ customer_id: customer.id, user_id: customer.user_id, created })
     },
   )
 

@@ -2,7 +2,7 @@ import { systemCaller } from '@switchboard/platform'
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
 import { denyToken } from '../../src/commands/revocation.ts'
-import { as, identityApp, principal, registerUser, tokenState } from '../helpers/app.ts'
+import { as, identityApp, PASSWORD, principal, registerUser, tokenState } from '../helpers/app.ts'
 
 inEachStorageMode(t, 'internal token-state endpoints', async (t, mode) => {
   const { app, svc } = await identityApp(t, mode)
@@ -156,5 +156,122 @@ inEachStorageMode(
       await as(principal({ kind: 'admin', roles: ['admin'], tenant_id: 'initech', workspace_id: 'desk' })),
     )
     t.equal(admin.statusCode, 403, 'service principals only')
+  },
+)
+
+// An anonymous visitor names the e-mail: the answer must not tell whether an account has it anywhere else (another
+// tenant's customer, a staff account), and no account outside the scope may be bound or touched.
+inEachStorageMode(
+  t,
+  'internal widget customers: an e-mail held outside the scope makes a contact here, like a new one',
+  async (t, mode) => {
+    const { app } = await identityApp(t, mode)
+    const root = await registerUser(app, 'root') // the first account: a platform admin, staff
+    t.equal(root.body.user.role, 'admin')
+    const platform = await as(principal())
+    for (const id of ['initech', 'hooli']) {
+      const made = await app.inject({
+        method: 'POST',
+        url: '/api/security/tenants',
+        headers: platform,
+        payload: { id, workspaces: [{ id: 'desk' }] },
+      })
+      t.equal(made.statusCode, 201, made.body)
+    }
+    const staffOf = (tenant_id: string) => as(principal({ tenant_id, workspace_id: 'desk' }))
+    const directory = async (tenant_id: string, username: string) => {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/customers',
+        headers: await staffOf(tenant_id),
+        payload: { name: username, username, email: `${username}@example.com`, password: PASSWORD },
+      })
+      t.equal(res.statusCode, 201, res.body)
+      return res.json() as { id: string; user_id: string }
+    }
+    const hooli = await directory('hooli', 'gavin')
+    const local = await directory('initech', 'peter')
+    const before = await tokenState(app, { user_id: hooli.user_id })
+    const tickets = await as(
+      principal({
+        user_id: 'tickets',
+        tenant_id: 'initech',
+        workspace_id: 'desk',
+        token_tenant_id: '',
+        token_workspace_id: '',
+      }),
+    )
+    const ask = (email: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/internal/widget/customers',
+        payload: { email, name: 'Visitor' },
+        headers: tickets,
+      })
+    const customer = async (id: string) =>
+      (await app.inject({ method: 'GET', url: `/api/customers/${id}`, headers: await staffOf('initech') })).json()
+
+    const cases = [
+      ['another tenant', 'Gavin@Example.com'],
+      ['staff', 'root@example.com'],
+      ['nobody', 'new@example.com'],
+    ] as const
+    const made: Record<string, { customer_id: string; user_id: string }> = {}
+    for (const [who, email] of cases) {
+      const res = await ask(email)
+      t.equal(res.statusCode, 201, `${who}: ${res.body}`)
+      const body = res.json()
+      t.match(body, { customer_id: String, user_id: String, created: true }, who)
+      t.not(body.user_id, hooli.user_id, `${who}: not the other tenant's account`)
+      t.not(body.user_id, root.body.user.id, `${who}: not the staff account`)
+      t.match(await customer(body.customer_id), {
+        tenant_id: 'initech',
+        workspace_id: 'desk',
+        user_id: body.user_id,
+        email: email.toLowerCase(),
+        source: 'widget',
+      })
+      const again = await ask(email.toUpperCase())
+      t.equal(again.statusCode, 200, `${who}: a second message`)
+      t.same(again.json(), { ...body, created: false }, `${who}: the same contact, reused`)
+      made[who] = body
+    }
+    const contact = await app.inject({
+      method: 'POST',
+      url: '/api/security/users/query',
+      headers: platform,
+      payload: { user_ids: [made.nobody?.user_id] },
+    })
+    t.match(contact.json().items[0], { role: 'customer', status: 'active' }, "a contact's account")
+    const contactLogin = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: 'new@example.com', password: PASSWORD },
+    })
+    t.equal(contactLogin.statusCode, 401, 'the visitor e-mail is no login')
+    const registered = await registerUser(app, 'new')
+    t.equal(registered.res.statusCode, 201, 'nor does it block the owner from registering')
+
+    const reused = await ask('peter@example.com')
+    t.equal(reused.statusCode, 200, "this scope's customer")
+    t.same(reused.json(), { customer_id: local.id, user_id: local.user_id, created: false })
+
+    // the other tenant's account: untouched, still its own, still logs in
+    t.same(await tokenState(app, { user_id: hooli.user_id }), before, 'token state untouched')
+    const theirs = await app.inject({
+      method: 'GET',
+      url: `/api/customers/${hooli.id}`,
+      headers: await staffOf('hooli'),
+    })
+    t.match(theirs.json(), { user_id: hooli.user_id, email: 'gavin@example.com', tenant_id: 'hooli' })
+    const listed = await app.inject({ method: 'GET', url: '/api/customers', headers: await staffOf('hooli') })
+    t.equal(listed.json().total, 1, 'no record added to the other tenant')
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: 'gavin', password: PASSWORD },
+    })
+    t.equal(login.statusCode, 200, login.body)
+    t.equal(login.json().user.id, hooli.user_id)
   },
 )

@@ -8,8 +8,9 @@ import { WidgetTicketBody, WidgetTicketCreated } from '../schemas/widget.schemas
 /**
  * `POST /public/widget/tickets`: "leave a message" when no agent is online (anonymous, the gateway's `/public/widget/`
  * rate limit). identity decides, in one call, whether the scope takes widget visitors (the hub's rule: known,
- * active, `widget_enabled`) and which customer the e-mail is (the scope's, or a new one); the ticket is then an
- * ordinary one of that customer, source `widget`, seen by agents like any other.
+ * active, `widget_enabled`) and which customer the e-mail is (the scope's, or a new contact there: an e-mail held
+ * by an account outside the scope answers like any other, no oracle); the ticket is then an ordinary one of that
+ * customer, source `widget`, seen by agents like any other.
  */
 export const widgetTicketRoutes: RouteModule<TicketsService> = async (app, svc) => {
   app.post(
@@ -18,7 +19,7 @@ export const widgetTicketRoutes: RouteModule<TicketsService> = async (app, svc) 
       schema: {
         tags: ['widget'],
         body: WidgetTicketBody,
-        response: { 201: WidgetTicketCreated, ...errorResponses(400, 403, 404, 409, 503) },
+        response: { 201: WidgetTicketCreated, ...errorResponses(400, 403, 404, 503) },
       },
     },
     async (request, reply) => {
