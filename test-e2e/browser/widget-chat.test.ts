@@ -301,7 +301,7 @@ t.test('the socket drops while the agent writes twice: "Reconnecting…", then b
   t.equal(stored.filter((m: any) => m.content === 'Thanks!').length, 1, 'the message written while down, stored once')
 })
 
-t.test('an attachment is sent; too large (413) and a false type (415) are refused in words', async (t) => {
+t.test('an attachment is sent; too large (413), a false type (415) and a message too long are refused in words', async (t) => {
   const scope = await freshScope('wfile')
   const page = await openWidget(t, scope)
   await say(page, 'Here is a photo of the damage')
@@ -327,6 +327,13 @@ t.test('an attachment is sent; too large (413) and a false type (415) are refuse
     .filter({ hasText: 'That type of file cannot be sent here.' })
     .waitFor({ timeout: WAIT_MS })
   t.pass('415 in words')
+
+  // a message over conversations' limit: refused in words, not left "Sending…" to be refused again at each reconnect
+  await composer(page).fill('x'.repeat(17_000))
+  await page.getByRole('button', { name: 'Send', exact: true }).click()
+  await page.getByRole('alert').filter({ hasText: 'That message is too long.' }).waitFor({ timeout: WAIT_MS })
+  await log(page).getByText('Sending…').waitFor({ state: 'detached', timeout: WAIT_MS })
+  t.pass('a message too long is refused in words and not kept as pending')
 })
 
 t.test('close → CSAT in the widget → listed by /api/satisfactions', async (t) => {

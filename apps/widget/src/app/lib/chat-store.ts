@@ -47,6 +47,17 @@ export interface ChatHooks {
 /** how long an agent's "typing" shows without a fresh signal (the console repeats it while typing lasts) */
 const TYPING_MS = 6000
 
+/** refusals of a text-message that sending it again cannot change */
+const REFUSES_MESSAGE = new Set([
+  'CONVERSATIONS_MESSAGE_TOO_LARGE',
+  'CONVERSATIONS_METADATA_TOO_LARGE',
+  'REALTIME_INVALID_FRAME',
+  'REALTIME_WIDGET_ORIGIN_NOT_ALLOWED',
+  'REALTIME_WIDGET_SCOPE_REQUIRED',
+  'IDENTITY_WIDGET_DISABLED',
+  'VALIDATION_FAILED',
+])
+
 let ids = 0
 const clientId = () => `w${Date.now().toString(36)}${(++ids).toString(36)}${Math.random().toString(36).slice(2, 6)}`
 
@@ -247,7 +258,17 @@ export class ChatStore {
     }
     // a resume point the session lacks: joined from now, the transcript kept is still right up to it
     if (code === 'REALTIME_RESUME_UNKNOWN_MESSAGE' || code === 'REALTIME_RESUME_TOO_FAR') return
-    this.set({ error: code })
+    const patch: Partial<ChatState> = { error: code }
+    // a message refused for what it is (too long, its metadata, the scope takes no widget) would be refused again
+    // at every reconnect: the oldest one sent and not echoed (the hub answers a socket's frames in order) is dropped
+    if (REFUSES_MESSAGE.has(code)) {
+      const refused = this.state.pending.find((p) => this.sent.has(p.client_id))
+      if (refused) {
+        this.sent.delete(refused.client_id)
+        patch.pending = this.state.pending.filter((p) => p !== refused)
+      }
+    }
+    this.set(patch)
   }
 
   private agentTyping(on: boolean): void {
