@@ -301,40 +301,43 @@ t.test('the socket drops while the agent writes twice: "Reconnecting…", then b
   t.equal(stored.filter((m: any) => m.content === 'Thanks!').length, 1, 'the message written while down, stored once')
 })
 
-t.test('an attachment is sent; too large (413), a false type (415) and a message too long are refused in words', async (t) => {
-  const scope = await freshScope('wfile')
-  const page = await openWidget(t, scope)
-  await say(page, 'Here is a photo of the damage')
-  const id = await conversationOf(scope, 'Here is a photo of the damage')
+t.test(
+  'an attachment is sent; too large (413), a false type (415) and a message too long are refused in words',
+  async (t) => {
+    const scope = await freshScope('wfile')
+    const page = await openWidget(t, scope)
+    await say(page, 'Here is a photo of the damage')
+    const id = await conversationOf(scope, 'Here is a photo of the damage')
 
-  const attach = page.getByLabel('Attach a file')
-  await attach.setInputFiles({ name: 'damage.png', mimeType: 'image/png', buffer: Buffer.from(PNG) })
-  await log(page).getByRole('img', { name: 'Attachment: damage.png' }).waitFor({ timeout: WAIT_MS })
-  t.pass('the image shows in the conversation')
-  const stored = await until('the attachment message stored', async () => {
-    const msgs = must(await api.get(`/api/omni/sessions/${id}/messages`, kit.svc(scope)), 200, 'messages').items
-    return msgs.find((m: any) => typeof m.metadata?.upload_id === 'string')
-  })
-  t.match(stored.metadata, { filename: 'damage.png', content_type: 'image/png' }, 'the agent side has the upload')
+    const attach = page.getByLabel('Attach a file')
+    await attach.setInputFiles({ name: 'damage.png', mimeType: 'image/png', buffer: Buffer.from(PNG) })
+    await log(page).getByRole('img', { name: 'Attachment: damage.png' }).waitFor({ timeout: WAIT_MS })
+    t.pass('the image shows in the conversation')
+    const stored = await until('the attachment message stored', async () => {
+      const msgs = must(await api.get(`/api/omni/sessions/${id}/messages`, kit.svc(scope)), 200, 'messages').items
+      return msgs.find((m: any) => typeof m.metadata?.upload_id === 'string')
+    })
+    t.match(stored.metadata, { filename: 'damage.png', content_type: 'image/png' }, 'the agent side has the upload')
 
-  const big = Buffer.concat([Buffer.from(PNG), Buffer.alloc(5000)])
-  await attach.setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: big })
-  await page.getByRole('alert').filter({ hasText: 'That file is too large to send.' }).waitFor({ timeout: WAIT_MS })
-  t.pass('413 in words')
-  await attach.setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') })
-  await page
-    .getByRole('alert')
-    .filter({ hasText: 'That type of file cannot be sent here.' })
-    .waitFor({ timeout: WAIT_MS })
-  t.pass('415 in words')
+    const big = Buffer.concat([Buffer.from(PNG), Buffer.alloc(5000)])
+    await attach.setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: big })
+    await page.getByRole('alert').filter({ hasText: 'That file is too large to send.' }).waitFor({ timeout: WAIT_MS })
+    t.pass('413 in words')
+    await attach.setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') })
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'That type of file cannot be sent here.' })
+      .waitFor({ timeout: WAIT_MS })
+    t.pass('415 in words')
 
-  // a message over conversations' limit: refused in words, not left "Sending…" to be refused again at each reconnect
-  await composer(page).fill('x'.repeat(17_000))
-  await page.getByRole('button', { name: 'Send', exact: true }).click()
-  await page.getByRole('alert').filter({ hasText: 'That message is too long.' }).waitFor({ timeout: WAIT_MS })
-  await log(page).getByText('Sending…').waitFor({ state: 'detached', timeout: WAIT_MS })
-  t.pass('a message too long is refused in words and not kept as pending')
-})
+    // a message over conversations' limit: refused in words, not left "Sending…" to be refused again at each reconnect
+    await composer(page).fill('x'.repeat(17_000))
+    await page.getByRole('button', { name: 'Send', exact: true }).click()
+    await page.getByRole('alert').filter({ hasText: 'That message is too long.' }).waitFor({ timeout: WAIT_MS })
+    await log(page).getByText('Sending…').waitFor({ state: 'detached', timeout: WAIT_MS })
+    t.pass('a message too long is refused in words and not kept as pending')
+  },
+)
 
 t.test('close → CSAT in the widget → listed by /api/satisfactions', async (t) => {
   const scope = await freshScope('wcsat')
