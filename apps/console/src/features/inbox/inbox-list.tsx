@@ -5,14 +5,15 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { type KeyboardEvent, useCallback, useEffect, useRef } from 'react'
 import { useI18n } from '../../lib/i18n.tsx'
-import type { InboxItem } from './api.ts'
 import { InboxRow } from './inbox-row.tsx'
+import type { RowList } from './row-index.ts'
 import './messages.ts'
 
 const ROW_HEIGHT = 80
 
 interface Props {
-  rows: InboxItem[]
+  /** the rows in order, read by position (row-index.ts): only those in view are read */
+  rows: RowList
   total: number
   selectedId: string | null
   hasMore: boolean
@@ -33,7 +34,7 @@ export function InboxList({ rows, total, selectedId, hasMore, loadMore, onOpen }
     // either way (their position changes)
   })
   const items = virtualizer.getVirtualItems()
-  const selectedIndex = selectedId ? rows.findIndex((r) => r.id === selectedId) : -1
+  const selectedIndex = selectedId ? rows.indexOf(selectedId) : -1
 
   const lastIndex = items.at(-1)?.index ?? 0
   useEffect(() => {
@@ -45,7 +46,7 @@ export function InboxList({ rows, total, selectedId, hasMore, loadMore, onOpen }
       if (rows.length === 0) return
       const next = Math.min(rows.length - 1, Math.max(0, (selectedIndex < 0 ? -delta : selectedIndex) + delta))
       virtualizer.scrollToIndex(next, { align: 'auto' })
-      onOpen(rows[next]!.id)
+      onOpen(rows.at(next).id)
     },
     [rows, selectedIndex, virtualizer, onOpen],
   )
@@ -84,18 +85,21 @@ export function InboxList({ rows, total, selectedId, hasMore, loadMore, onOpen }
       onKeyDown={onKeyDown}
     >
       <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {items.map((item) => (
-          <InboxRow
-            key={item.key}
-            row={rows[item.index]!}
-            index={item.index}
-            selected={rows[item.index]!.id === selectedId}
-            top={item.start}
-            height={item.size}
-            setSize={total}
-            onOpen={onOpen}
-          />
-        ))}
+        {items.map((item) => {
+          const row = rows.at(item.index)
+          return (
+            <InboxRow
+              key={item.key}
+              row={row}
+              index={item.index}
+              selected={row.id === selectedId}
+              top={item.start}
+              height={item.size}
+              setSize={total}
+              onOpen={onOpen}
+            />
+          )
+        })}
       </div>
     </div>
   )

@@ -10,73 +10,86 @@ import { useAuth } from '../../lib/auth.tsx'
 import { type HubFrame, MESSAGE_FRAME_TYPES, type MessageFrameData } from '../../lib/hub.ts'
 import { useHubFrames, useHubResync } from '../../lib/hub-hooks.ts'
 import { queryClient } from '../../lib/query.ts'
-import type { InboxItem, InboxPage } from './api.ts'
+import type { InboxItem } from './api.ts'
 import { syncInbox } from './inbox-sync.ts'
+import { forgetRowIndex, handOn, RowIndex, rowIndex } from './row-index.ts'
 import type { InboxData } from './use-inbox.ts'
 
 const LIST_CHANGES = new Set(['transfer_notification', 'waiting_notification'])
 
+/** The inbox lists in the cache (`['inbox', view, filters]`) that hold data. */
+function cachedLists(): { key: readonly unknown[]; data: InboxData }[] {
+  const lists: { key: readonly unknown[]; data: InboxData }[] = []
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: ['inbox'] })) {
+    const data = query.state.data as InboxData | undefined
+    if (query.queryKey.length === 3 && data?.pages) lists.push({ key: query.queryKey, data })
+  }
+  return lists
+}
+
 function cachedRow(sessionId: string): InboxItem | undefined {
-  for (const [, data] of queryClient.getQueriesData<InboxData>({ queryKey: ['inbox'] })) {
-    for (const page of data?.pages ?? []) {
-      const row = page.items?.find((r) => r.id === sessionId)
-      if (row) return row
-    }
+  for (const { key, data } of cachedLists()) {
+    const found = rowIndex(key, data).locate(sessionId)
+    if (found) return found.row
   }
   return undefined
 }
 
 /**
- * A list with the conversation's row replaced (`toTop`: moved to the head of the first page — it has the newest
- * activity now — which keeps each list in activity order without sorting 50,000 rows per frame); the same object
- * when the list does not hold it or nothing changed.
+ * The list's pages with the row (`row`, on page `pageNo`) replaced by `patched` — `toTop`: moved to the head of the
+ * first page (it has the newest activity now), which keeps each list in activity order without sorting. Only the
+ * pages that change are copied (the one holding it and the first); undefined when the page no longer holds it.
  */
-function patchList(data: InboxData, sessionId: string, patch: (row: InboxItem) => InboxItem, toTop: boolean) {
-  if (!data.pages) return data
-  let row: InboxItem | undefined
-  let patched: InboxItem | undefined
-  let pages = data.pages.map((page): InboxPage => {
-    const index = page.items.findIndex((r) => r.id === sessionId)
-    if (index < 0) return page
-    row ??= page.items[index]!
-    patched ??= patch(row)
-    if (patched === row && !toTop) return page
-    const items = page.items.slice()
-    if (toTop) items.splice(index, 1)
-    else items[index] = patched
-    return { ...page, items }
-  })
-  if (!patched || (patched === row && !toTop)) return data
-  if (toTop) {
-    const first = pages[0]!
-    pages = [{ ...first, items: [patched, ...first.items] }, ...pages.slice(1)]
+function patchPages(data: InboxData, pageNo: number, row: InboxItem, patched: InboxItem, toTop: boolean) {
+  const page = data.pages[pageNo]
+  const at = page ? page.items.indexOf(row) : -1
+  if (!page || at < 0) return undefined
+  const pages = data.pages.slice()
+  const items = page.items.slice()
+  if (!toTop) items[at] = patched
+  else {
+    items.splice(at, 1)
+    if (pageNo === 0) items.unshift(patched)
+    else pages[0] = { ...pages[0]!, items: [patched, ...pages[0]!.items] }
   }
+  pages[pageNo] = { ...page, items }
   return { ...data, pages }
 }
 
 /**
- * Patches the row in every cached list that holds it, and only in those: a list left as it was is not set again
- * (each set tells every cache listener, some of which read all 50,000 rows). False when no list holds it.
+ * Patches the row in every cached list that holds it, and only in those: a list left as it was is not set again.
+ * Each list's row index (row-index.ts) finds the row and its page in O(1) and takes the same change, so nothing
+ * walks the list's rows. False when no list holds it.
  */
 function patchRow(sessionId: string, patch: (row: InboxItem) => InboxItem, toTop = false): boolean {
   let held = false
   notifyManager.batch(() => {
-    for (const [key, data] of queryClient.getQueriesData<InboxData>({ queryKey: ['inbox'] })) {
-      if (!data?.pages) continue
-      const next = patchList(data, sessionId, patch, toTop)
-      if (next === data) {
-        held ||= cachedIn(data, sessionId)
-        continue
-      }
+    for (const { key, data } of cachedLists()) {
+      let index = rowIndex(key, data)
+      const found = index.locate(sessionId)
+      if (!found) continue
       held = true
-      queryClient.setQueryData(key, next)
+      const patched = patch(found.row)
+      if (patched === found.row && !toTop) continue
+      let next = patchPages(data, found.page, found.row, patched, toTop)
+      if (!next) {
+        // the index no longer matches the pages (it should not happen): built again from them
+        forgetRowIndex(key)
+        index = new RowIndex(data)
+        const again = index.locate(sessionId)
+        if (!again) continue
+        next = patchPages(data, again.page, again.row, patched, toTop)
+        if (!next) continue
+      }
+      if (toTop) index.moveToTop(patched)
+      else index.replace(patched)
+      handOn(key, index, next)
+      const stored = queryClient.setQueryData<InboxData>(key, next)
+      // the same object unless the query shares structure (the inbox's own options turn that off): equal rows
+      if (stored && stored !== next) handOn(key, index, stored)
     }
   })
   return held
-}
-
-function cachedIn(data: InboxData, sessionId: string): boolean {
-  return data.pages.some((page) => page.items?.some((r) => r.id === sessionId))
 }
 
 export function useInboxLive(openId: string | null): void {

@@ -7,11 +7,11 @@ import {
   fetchInboxPage,
   fetchMaySeeAll,
   type InboxFilters,
-  type InboxItem,
   type InboxPage,
   type InboxView,
   inboxKey,
 } from './api.ts'
+import { arrayList, type RowList, rowIndex } from './row-index.ts'
 
 export type InboxData = InfiniteData<InboxPage, string | null>
 
@@ -38,24 +38,26 @@ export function useInbox(view: InboxView, filters: InboxFilters) {
     [view, filters],
   )
   const query = useInfiniteQuery(options)
-  // the cache keeps each list in activity order (server pages, live rows moved to the top, changes merged into
-  // the first page): flattening is all it takes, no sort over 50,000 rows per live frame. Only the first page
-  // gains rows out of the server's paging, so only its ids are checked for a row a later page lists again.
-  const rows = useMemo<InboxItem[]>(() => {
-    const pages = query.data?.pages ?? []
-    const first = pages[0]?.items ?? []
-    const all = first.slice()
-    if (pages.length > 1) {
-      const top = new Set<string>()
-      for (const row of first) top.add(row.id)
-      for (let p = 1; p < pages.length; p++) for (const row of pages[p]!.items) if (!top.has(row.id)) all.push(row)
-    }
-    // the queue in its own order (1 = next)
-    return view === 'waiting'
-      ? all.sort((a, b) => (a.queue_position ?? Infinity) - (b.queue_position ?? Infinity) || byLastActivity(a, b))
-      : all
-  }, [query.data, view])
+  // the rows through the list's index (row-index.ts): in the cache's order (server pages, live rows moved to the
+  // top, changes merged into the first page), each conversation once; kept up by the live patches and extended by
+  // a next page, so a frame neither flattens nor searches 50,000 rows. The queue in its own order (1 = next).
+  const data = query.data as InboxData | undefined
+  const rows = useMemo<RowList>(() => {
+    if (!data) return arrayList([])
+    const index = rowIndex(options.queryKey, data)
+    if (view !== 'waiting') return snapshot(index)
+    return arrayList(
+      index
+        .live()
+        .sort((a, b) => (a.queue_position ?? Infinity) - (b.queue_position ?? Infinity) || byLastActivity(a, b)),
+    )
+  }, [data, view, options.queryKey])
   return { ...query, rows }
+}
+
+/** A new object per data (what React compares), reading the index (which the next patch moves on). */
+function snapshot(index: RowList): RowList {
+  return { length: index.length, at: (i) => index.at(i), indexOf: (id) => index.indexOf(id) }
 }
 
 /** The All tab is for those the server lets list everything (supervisors, admins): asked once per session. */
