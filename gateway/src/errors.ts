@@ -24,6 +24,7 @@ export const GatewayErrors = {
   WebsocketCapacity: createError('WEBSOCKET_CAPACITY', 'too many open WebSocket connections, retry later', 503),
   BodyTooLarge: createError('BODY_TOO_LARGE', 'request body is too large', 413),
   BodyTooDeep: createError('BODY_TOO_DEEP', 'body: JSON nested deeper than %d levels', 400),
+  BodyInvalidJson: createError('BODY_INVALID_JSON', 'body: not a JSON document', 400),
   RateLimited: createError('RATE_LIMITED', 'rate limit exceeded (%s), retry in %d s', 429),
   TokenInQuery: createError('TOKEN_IN_QUERY', 'tokens are accepted only in the Authorization header', 401),
   TokenRevoked: createError('TOKEN_REVOKED', '%s', 401),

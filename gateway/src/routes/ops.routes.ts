@@ -83,6 +83,22 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsRoutesOptions) {
   })
   installScopeGuard(app, config.permission_table)
   installPermissionCheck(app)
+  // The gateway keeps every body as the bytes the client sent (plugins/body-limit.ts: proxied routes forward them).
+  // These routes are the gateway's own, so their JSON is parsed here, before the schema sees it: unparsed, a
+  // replay's `seqs` was never read and "replay these" replayed every dead letter.
+  app.addHook('preValidation', async (request) => {
+    if (!Buffer.isBuffer(request.body)) return
+    const text = request.body.toString('utf8')
+    if (text.trim() === '') {
+      request.body = undefined
+      return
+    }
+    try {
+      request.body = JSON.parse(text)
+    } catch {
+      throw new GatewayErrors.BodyInvalidJson()
+    }
+  })
   app.addHook('onResponse', (request, reply, done) => {
     if (request.method !== 'POST' || !request.gw.claims) return done()
     const claims = request.gw.claims
