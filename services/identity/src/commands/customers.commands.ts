@@ -5,19 +5,20 @@ import {
   type CustomerNoteRow,
   type CustomerPatch,
   type CustomerRow,
+  findCustomerByEmail,
+  findCustomerByUsername,
   findCustomerInScope,
-  insertCustomer,
   insertNote,
   updateCustomer,
 } from '../db/customers.repository.ts'
-import { insertUser, ROLES, takenIdentifiers } from '../db/users.repository.ts'
-import { customerFacts, registeredFacts } from '../domain/event-facts.ts'
+import { takenIdentifiers, usernameTaken } from '../db/users.repository.ts'
+import { customerFacts } from '../domain/event-facts.ts'
 import { unknowablePassword, usernameFromEmail } from '../domain/usernames.ts'
 import { IdentityErrors } from '../errors.ts'
 import type { CreateCustomerBody } from '../schemas/customers.schemas.ts'
+import { contactAccount, insertCustomerWithAccount, lockScopeEmail } from './customer-accounts.ts'
 import type { IdentityTx } from './identity-tx.ts'
 import { listField } from './list-fields.ts'
-import { publishUserTokenState } from './revocation.ts'
 import { ensureScopeForRecords } from './scope-registry.ts'
 
 /** Both sides of a change, for the audit record. */
@@ -33,9 +34,25 @@ async function customerInScope(tx: IdentityTx, id: string): Promise<CustomerRow>
   return customer
 }
 
+/** A login name nobody has: the e-mail's local part plus a random suffix, drawn again on the rare collision. */
+async function freeUsername(tx: IdentityTx, email: string): Promise<string> {
+  for (;;) {
+    const username = usernameFromEmail(email)
+    if (!(await usernameTaken(tx.db, username))) return username
+  }
+}
+
 /**
- * A new user account (role customer) and its customer record in the caller's workspace (active; an unknown one is
- * registered when an admin or service creates the record, scope-registry.ts).
+ * A new customer record in the caller's workspace (active; an unknown one is registered when an admin or service
+ * creates the record, scope-registry.ts), bound to a new account (role customer) of its own — never an existing one:
+ * binding would let one tenant revoke another tenant's user.
+ *
+ * Only the caller's scope is looked at for a duplicate: an e-mail a customer of the scope holds (or a `username` the
+ * account of one has) is 409 IDENTITY_CUSTOMER_EXISTS. Users' e-mails and usernames are unique platform-wide, so
+ * when either is held by any other account (another tenant's customer or staff, or staff of this tenant) the customer
+ * is made as a **contact** (customer-accounts.ts): the record with the e-mail, an account that cannot log in, the
+ * body's `password` unused — the same 201 and body as a login customer, so the answer says nothing of accounts
+ * outside the scope. The contact's username is the body's when free, else one drawn from the e-mail as always.
  */
 export async function createCustomer(
   svc: IdentityService,
@@ -44,30 +61,24 @@ export async function createCustomer(
 ): Promise<CustomerRow> {
   const scope = concreteScope(caller)
   const email = body.email.toLowerCase()
-  const username = body.username ?? usernameFromEmail(email)
   const tags = listField('body.tags', body.tags) ?? []
-  // No password given: a random one nobody knows; the account exists for the directory until reset.
+  // Hashed whichever account is made, so a contact costs what a login does. No password given: a random one nobody
+  // knows; the account exists for the directory until reset.
   const passwordHash = await svc.passwords.hash(body.password ?? unknowablePassword())
   return svc.transaction(caller, async (tx) => {
     await ensureScopeForRecords(tx, scope)
-    // Binding an existing account would let one tenant revoke another tenant's user: a new account only.
+    await lockScopeEmail(tx, svc.dialect, scope, email)
+    if (await findCustomerByEmail(tx.db, email, scope)) throw new IdentityErrors.CustomerExists('email')
+    if (body.username && (await findCustomerByUsername(tx.db, body.username, scope))) {
+      throw new IdentityErrors.CustomerExists('username')
+    }
+    const username = body.username ?? (await freeUsername(tx, email))
     const taken = await takenIdentifiers(tx.db, username, email)
-    if (taken.length > 0) throw new IdentityErrors.CustomerExists(taken.join(' and '))
-    const now = new Date().toISOString()
-    const user = await insertUser(tx.db, {
-      id: newId(),
-      username,
-      email,
-      password_hash: passwordHash,
-      name: body.name,
-      phone: body.phone ?? '',
-      role: ROLES.customer,
-      now,
-    })
-    const customer = await insertCustomer(tx.db, {
-      id: newId(),
-      user_id: user.id,
-      ...scope,
+    const account =
+      taken.length === 0
+        ? { username, email, password_hash: passwordHash }
+        : contactAccount(taken.includes('username') ? await freeUsername(tx, email) : username)
+    return insertCustomerWithAccount(tx, scope, account, {
       name: body.name,
       email,
       phone: body.phone ?? '',
@@ -77,12 +88,7 @@ export async function createCustomer(
       industry: body.industry,
       priority: body.priority,
       notes: body.notes,
-      now,
     })
-    await tx.emit(IdentityEvents.userRegistered, registeredFacts(user))
-    await publishUserTokenState(tx, user, 'registered')
-    await tx.emit(IdentityEvents.customerUpserted, customerFacts(customer))
-    return customer
   })
 }
 

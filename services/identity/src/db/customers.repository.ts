@@ -68,6 +68,12 @@ export function findCustomerByEmail(db: Db, email: string, scope: Scope): Promis
     .executeTakeFirst()
 }
 
+/** The scope's customer whose account has this login name, or undefined (another scope's is none). */
+export function findCustomerByUsername(db: Db, username: string, scope: Scope): Promise<CustomerRow | undefined> {
+  const account = db.selectFrom('users').select('id').where('username', '=', username)
+  return whereScope(db.selectFrom('customers').selectAll().where('user_id', 'in', account), scope).executeTakeFirst()
+}
+
 export interface CustomerFilter {
   search?: string | undefined
   source?: string | undefined

@@ -79,6 +79,11 @@ export async function takenIdentifiers(db: Db, username: string, email: string):
   return out
 }
 
+export async function usernameTaken(db: Db, username: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst()
+  return row !== undefined
+}
+
 export async function countUsers(db: Db): Promise<number> {
   const row = await db
     .selectFrom('users')

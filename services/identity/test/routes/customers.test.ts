@@ -1,7 +1,7 @@
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
-import { PASSWORD } from '../helpers/app.ts'
-import { createCustomer, directoryFixture, errorShape, login } from '../helpers/directory.ts'
+import { PASSWORD, registerUser, tokenState } from '../helpers/app.ts'
+import { createCustomer, createMember, directoryFixture, errorShape, login } from '../helpers/directory.ts'
 
 inEachStorageMode(t, 'customer directory', async (t, mode) => {
   const { app, who, rec, req } = await directoryFixture(t, mode)
@@ -64,8 +64,8 @@ inEachStorageMode(t, 'customer directory', async (t, mode) => {
     const user = (await req('POST', '/api/security/users/query', who.acmeAdmin, { user_ids: [plain.user_id] })).json()
     t.match(user.items[0].username, /^frank\.f-[0-9a-f]{6}$/)
     t.equal(user.items[0].role, 'customer')
-    const dup = await req('POST', '/api/customers', who.globexAdmin, { name: 'x', email: 'erin@acme.test' })
-    t.equal(dup.statusCode, 409)
+    const dup = await req('POST', '/api/customers', who.acmeAdmin, { name: 'x', email: 'ERIN@acme.test' })
+    t.equal(dup.statusCode, 409, "the scope's own customer's e-mail")
     t.equal(dup.json().code, 'IDENTITY_CUSTOMER_EXISTS')
     t.equal((await req('POST', '/api/customers', who.acmeAdmin, { name: 'x', email: 'not-an-email' })).statusCode, 400)
     t.equal((await req('POST', '/api/customers', who.acmeAdmin, { email: 'n@acme.test' })).statusCode, 400)
@@ -176,4 +176,70 @@ inEachStorageMode(t, 'customer directory', async (t, mode) => {
     const c = (await req('GET', `/api/customers/${customerId}`, who.acmeAdmin)).json()
     t.same([c.name, c.tags], ['Erin E.', ['churn-risk']], 'nothing changed')
   })
+})
+
+// Staff name the e-mail (and maybe a username): the answer must not tell whether an account outside their scope
+// holds it (another tenant's customer or staff), and no such account may be bound or touched. Users' e-mails and
+// usernames are unique platform-wide, so the customer is made here as a contact (no login), answered like any other.
+inEachStorageMode(t, 'customer directory: an e-mail held outside the scope makes a contact here', async (t, mode) => {
+  const { app, who, req } = await directoryFixture(t, mode)
+  const root = await registerUser(app, 'root') // the first account: a platform admin, staff
+  t.equal(root.body.user.role, 'admin')
+  const gavin = await createMember(app, who.globexAdmin, 'Gavin', 'example.com')
+  const peter = await createMember(app, who.acmeAdmin, 'Peter', 'example.com')
+  const before = await tokenState(app, { user_id: gavin.user_id })
+  const usernameOf = async (userId: string) =>
+    (await req('POST', '/api/security/users/query', who.acmeAdmin, { user_ids: [userId] })).json().items[0].username
+  const keys = (o: object) => Object.keys(o).sort()
+  const fresh = await req('POST', '/api/customers', who.acmeAdmin, { name: 'New', email: 'new@example.com' })
+  t.equal(fresh.statusCode, 201, 'an e-mail nobody has')
+
+  const cases = [
+    ["another tenant's customer", { email: 'Gavin@Example.com', username: 'gavin2', password: PASSWORD }],
+    ['a staff account', { email: 'root@example.com' }],
+    ["another tenant's customer's username", { email: 'hendricks@example.com', username: 'gavin' }],
+  ] as const
+  for (const [what, body] of cases) {
+    const res = await req('POST', '/api/customers', who.acmeAdmin, { name: 'Contact', source: 'phone', ...body })
+    t.equal(res.statusCode, 201, `${what}: ${res.body}`)
+    const c = res.json()
+    t.same(keys(c), keys(fresh.json()), `${what}: the body of a normal creation`)
+    t.match(c, { tenant_id: 'acme', workspace_id: 'support', email: body.email.toLowerCase(), source: 'phone' }, what)
+    t.not(c.user_id, gavin.user_id, `${what}: not the other tenant's account`)
+    t.not(c.user_id, root.body.user.id, `${what}: not the staff account`)
+    t.same((await req('GET', `/api/customers/${c.id}`, who.acmeAdmin)).json(), c, `${what}: found in the scope`)
+    const username = await usernameOf(c.user_id)
+    if (body.username === 'gavin2') t.equal(username, 'gavin2', `${what}: the username asked for, as usual`)
+    else t.match(username, /^[a-z]+-[0-9a-f]{6}$/, `${what}: a username drawn from the e-mail, as usual`)
+    const asked = await req('POST', '/api/customers', who.acmeAdmin, { name: 'Again', email: body.email })
+    t.equal(asked.statusCode, 409, `${what}: now the scope's own customer`)
+    t.equal(asked.json().code, 'IDENTITY_CUSTOMER_EXISTS')
+  }
+  const noLogin = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    payload: { username: 'gavin2', password: PASSWORD },
+  })
+  t.equal(noLogin.statusCode, 401, "a contact's account is no login, whatever password the body had")
+
+  // the scope's own customer: 409 as before, by e-mail and by its account's username
+  const own = await req('POST', '/api/customers', who.acmeAdmin, { name: 'x', email: 'PETER@example.com' })
+  t.same([own.statusCode, own.json().code], [409, 'IDENTITY_CUSTOMER_EXISTS'], "this scope's customer's e-mail")
+  const ownName = await req('POST', '/api/customers', who.acmeAdmin, {
+    name: 'x',
+    email: 'other@example.com',
+    username: peter.username,
+  })
+  t.same([ownName.statusCode, ownName.json().code], [409, 'IDENTITY_CUSTOMER_EXISTS'], "this scope's username")
+  t.match(ownName.json().message, /username/)
+
+  // the other accounts: untouched, still their own, still log in
+  t.same(await tokenState(app, { user_id: gavin.user_id }), before, 'token state untouched')
+  const theirs = await req('GET', '/api/customers', who.globexAdmin)
+  t.equal(theirs.json().total, 1, 'no record added to the other tenant')
+  t.match(theirs.json().data[0], { id: gavin.id, user_id: gavin.user_id, email: 'gavin@example.com' })
+  t.equal((await login(app, 'gavin', 'phone')).user.id, gavin.user_id, 'the other tenant customer logs in')
+  t.equal((await login(app, 'root', 'desk')).user.id, root.body.user.id, 'the staff account logs in')
+  const mine = await req('GET', '/api/customers?page_size=100', who.acmeAdmin)
+  t.equal(mine.json().total, 5, 'peter, new and the three contacts')
 })
