@@ -135,8 +135,9 @@ export class ChatStore {
     this.set({ conn, ...(conn === 'online' ? {} : { agentTyping: false }) })
   }
 
+  // `sent` is not cleared here: a wake on the open socket (tab visible again) rejoins the same socket, where what was
+  // sent is still on its way (a new socket cleared it when the old one went down)
   onReady = (): void => {
-    this.sent.clear()
     const { sessionId } = this.state
     if (!sessionId || !this.credential) {
       this.syncToken = null
