@@ -1,7 +1,8 @@
 // Tenancy of identity's records end to end through the gateway, in both run modes: every endpoint that takes an
 // id answers tenant A's callers about tenant B's records exactly as about records that don't exist, changes
-// nothing in B, and leaves B out of A's lists (the denylist and the audit log included). Which scope a caller
-// acts in (selectors, bindings, end users on /api/*) is identity-tenancy-scope.test.ts.
+// nothing in B, and leaves B out of A's lists (the denylist and the audit log included); creating a customer with
+// an e-mail B's accounts hold is answered like a new one (a contact of A, no oracle). Which scope a caller acts in
+// (selectors, bindings, end users on /api/*) is identity-tenancy-scope.test.ts.
 import { randomUUID } from 'node:crypto'
 import { login } from './harness/auth.ts'
 import { type Reply, until } from './harness/http.ts'
@@ -179,4 +180,52 @@ inEachMode('identity tenancy records', {}, async (t, system) => {
       "not in A's list",
     )
   })
+
+  t.test(
+    "A creating a customer with an e-mail B's accounts hold: 201, a contact of A, as for a new e-mail",
+    async (t) => {
+      const keys = (o: object) => Object.keys(o).sort()
+      const inB = async () => (await api.get(`/api/customers?search=${suffix}&page_size=200`, svcB)).body.total
+      const beforeB = await inB()
+      const cases = [
+        [
+          "B's customer",
+          { email: `BCUST_${suffix}@e2e.example.com`, username: `acopy_${suffix}`, password: custPassword },
+        ],
+        ["B's agent", { email: `bagent_${suffix}@e2e.example.com` }],
+        ['nobody', { email: `anew_${suffix}@e2e.example.com` }],
+      ] as const
+      for (const [what, body] of cases) {
+        const res = await api.post('/api/customers', { name: `Copy ${suffix}`, ...body }, asA)
+        t.equal(res.status, 201, `${what}: ${res.text}`)
+        t.same(keys(res.body), keys(custA), `${what}: the body of any creation`)
+        t.match(res.body, {
+          tenant_id: system.tenant_id,
+          workspace_id: system.workspace_id,
+          email: body.email.toLowerCase(),
+        })
+        t.not(res.body.user_id, custB.user_id, `${what}: not B's customer's account`)
+        t.not(res.body.user_id, agentB.user_id, `${what}: not B's agent's account`)
+        const again = await api.post('/api/customers', { name: 'Again', email: body.email }, asA)
+        t.same([again.status, again.body.code], [409, 'IDENTITY_CUSTOMER_EXISTS'], `${what}: now A's own customer`)
+      }
+      const own = await api.post('/api/customers', { name: 'Again', email: `acust_${suffix}@e2e.example.com` }, asA)
+      t.same([own.status, own.body.code], [409, 'IDENTITY_CUSTOMER_EXISTS'], "A's own customer's e-mail: 409 as before")
+      const noLogin = await api.post('/api/v1/auth/login', { username: `acopy_${suffix}`, password: custPassword })
+      t.equal(noLogin.status, 401, "a contact is no login, whatever password A's body had")
+
+      t.equal(await inB(), beforeB, 'no record added to B')
+      t.equal((await login(api, `bcust_${suffix}`, custPassword)).user.id, custB.user_id, "B's customer still logs in")
+      const agent = await api.post('/api/v1/auth/login', {
+        username: `bagent_${suffix}`,
+        password: `Pw-bagent_${suffix}-0123456789`,
+      })
+      t.equal(agent.status, 200, "B's agent still logs in")
+      t.match((await api.get(`/api/customers/${custB.id}`, svcB)).body, {
+        user_id: custB.user_id,
+        email: `bcust_${suffix}@e2e.example.com`,
+        tenant_id: tenantB,
+      })
+    },
+  )
 })
