@@ -33,6 +33,8 @@ export const MESSAGE_FRAME_TYPES = new Set(['text-message', 'agent-message', 'ai
 type Listener<T> = (value: T) => void
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000, 15000]
+/** How long a connection attempt may take before it is given up and retried. */
+export const CONNECT_TIMEOUT_MS = 10_000
 
 export class Hub {
   private socket: WebSocket | null = null
@@ -166,7 +168,17 @@ export class Hub {
     }
     this.socket = socket
     let opened = false
+    // An attempt whose handshake never ends (a dead path, a blocked address: Chromium then fires no close event) is
+    // given up and retried, instead of waiting for an `online` or a tab switch that may never come.
+    const giveUp = setTimeout(() => {
+      if (this.socket !== socket || opened) return
+      this.socket = null
+      socket.onopen = socket.onmessage = socket.onclose = null
+      socket.close()
+      this.retry()
+    }, CONNECT_TIMEOUT_MS)
     socket.onopen = () => {
+      clearTimeout(giveUp)
       if (this.socket !== socket) return
       opened = true
       this.attempt = 0
@@ -188,6 +200,7 @@ export class Hub {
       for (const listener of this.frameListeners) listener(frame)
     }
     socket.onclose = (event) => {
+      clearTimeout(giveUp)
       if (this.socket !== socket) return
       this.socket = null
       // 4401: the gateway no longer accepts the token (expired, the session refreshed in another tab, revoked);
