@@ -37,6 +37,8 @@ const AGENT_PERMISSIONS = [
   r('assist'),
   r('custom_fields'),
   r('macros'),
+  // a ticket's SLA targets and violations, which the agent console shows on the ticket it works (configs stay admin's)
+  r('sla'),
   // the apps of the agent console (reference §3.1): agents open them, administrators configure them
   r('integrations'),
 ]

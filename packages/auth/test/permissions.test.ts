@@ -21,6 +21,7 @@ t.test('expansion', async (t) => {
     'macros.read',
     'assist.read',
     'integrations.read',
+    'sla.read',
   ]) {
     t.ok(agent.includes(p), p)
   }
@@ -29,7 +30,7 @@ t.test('expansion', async (t) => {
     'audit.read',
     'security.read',
     'statistics.read',
-    'sla.read',
+    'sla.write',
     'integrations.write',
   ]) {
     t.notOk(agent.includes(p), `not ${p}`)
