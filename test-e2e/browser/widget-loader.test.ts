@@ -75,7 +75,10 @@ const host = await site(
     if (path === '/') return hostPage()
     if (path === '/strict') return hostPage()
     if (path === '/hostile') return hostPage({ head: HOSTILE })
-    if (path === '/left') return hostPage({ attrs: 'data-position="bottom-left" data-locale="zh-CN"' })
+    if (path === '/left')
+      return hostPage({
+        attrs: 'data-position="bottom-left" data-locale="zh-CN" data-z-index="1000" data-color="#0a7d5a"',
+      })
     if (path === '/scope') return hostPage({ tenant: q.get('tenant') ?? '', workspace: q.get('workspace') ?? '' })
     return undefined
   },
@@ -312,12 +315,22 @@ t.test('a site with a strict CSP (no inline style, Trusted Types) gets the same 
   t.same(refused, [], 'nothing refused by the page’s policy')
 })
 
-t.test('bottom-left and Simplified Chinese from the tag', async (t) => {
+t.test('bottom-left, Simplified Chinese, z-index and colour from the tag', async (t) => {
   const page = await open(t, '/left')
   const button = launcher(page, '打开聊天')
   await button.waitFor({ timeout: WAIT_MS })
   const box = (await button.boundingBox())!
   t.equal(box.x, 20, 'at the bottom-left')
+  t.same(
+    await page.evaluate(() => {
+      const g = globalThis as any
+      const host = g.document.querySelector('switchboard-widget')
+      const button = host.shadowRoot.querySelector('button')
+      return [g.getComputedStyle(host).zIndex, g.getComputedStyle(button).backgroundColor]
+    }),
+    ['1000', 'rgb(10, 125, 90)'],
+    'the z-index and colour from the tag',
+  )
   await button.click()
   await launcher(page, '关闭聊天').waitFor({ timeout: WAIT_MS })
   const panel = (await chatFrame(page).boundingBox())!
