@@ -5,6 +5,7 @@
  */
 import type { ComponentType } from 'react'
 import type { Access } from './access.ts'
+import '../governance/nav-messages.ts'
 
 export interface AdminSection {
   id: string
@@ -32,6 +33,14 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     // the gateway's /api/ops/* and /api/system/health: an admin (or service) principal holding `*`
     allowed: (a) => a.kind === 'admin' && a.has('*'),
     load: async () => ({ default: (await import('../operations/index.tsx')).OperationsScreen }),
+  },
+  {
+    id: 'configuration',
+    path: '/admin/configuration',
+    label: 'admin.nav.configuration',
+    // GET /api/security/config/*: security.read (writes security.write, checked by the API)
+    allowed: (a) => a.has('security.read'),
+    load: async () => ({ default: (await import('../governance/index.tsx')).GovernanceScreen }),
   },
 ]
 

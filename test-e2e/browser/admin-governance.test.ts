@@ -1,0 +1,87 @@
+// The admin area's configuration screen (issue 22 §3, first cut) in a real browser against the embedded default:
+// an admin opens Configuration from the rail, sees each portal field's effective value and the layer it comes from,
+// edits the brand name (a medium-risk change), reviews the changed paths before sending, applies it with change
+// control and reads the API's risk answer; the public portal answers the new name, the history lists the change
+// with its diff. An agent sees no Configuration link and the typed address says "Not permitted". No sleeps.
+
+import { randomBytes } from 'node:crypto'
+import t from 'tap'
+import { login } from '../harness/auth.ts'
+import { client } from '../harness/http.ts'
+import { checkAxe, consoleSystem, launchBrowser, loginAs, newPage, WAIT_MS } from './harness.ts'
+
+const system = await consoleSystem(t)
+const browser = await launchBrowser(t)
+const api = client(system.url)
+const suffix = randomBytes(3).toString('hex')
+const admin = await login(api, system.admin.username, system.admin.password)
+const agent = await login(api, system.agent.username, system.agent.password)
+const claims = JSON.parse(Buffer.from(admin.token.split('.')[1]!, 'base64url').toString()) as Record<string, string>
+const portalQuery = `tenant_id=${claims.tenant_id}&workspace_id=${claims.workspace_id ?? ''}`
+
+t.test('an admin changes the portal brand (medium risk): effective value, source, review, history', async (t) => {
+  const before = await api.get(`/public/portal/config?${portalQuery}`)
+  t.equal(before.status, 200, before.text)
+  const page = await newPage(t, browser, system)
+  await loginAs(page, system.admin)
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Configuration' }).click()
+  await page.getByRole('heading', { name: 'Configuration', level: 1 }).waitFor({ timeout: WAIT_MS })
+  t.equal(new URL(page.url()).pathname, '/admin/configuration')
+  const brand = page.getByRole('textbox', { name: 'Brand name' })
+  await brand.waitFor({ timeout: WAIT_MS })
+  t.equal(await brand.inputValue(), before.body.brand_name, "the field shows the public portal's effective value")
+  const source = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Brand name' }) })
+  const stored = await api.get('/api/security/config/workspace', { token: admin.token })
+  t.equal(stored.status, 200, stored.text)
+  const expectedSource = stored.body.config.portal?.brand_name !== undefined ? 'workspace' : /tenant|system or default/
+  t.match(await source.locator('td').last().textContent(), expectedSource, 'its source')
+  await checkAxe(t, page, 'the configuration screen')
+
+  const name = `Brand ${suffix}`
+  await brand.fill(name)
+  await page.getByRole('button', { name: 'Review change' }).click()
+  const paths = page.getByRole('list', { name: 'Changed paths' })
+  await paths.waitFor({ timeout: WAIT_MS })
+  t.same(await paths.getByRole('listitem').allTextContents(), [
+    `portal.brand_name: ${JSON.stringify(before.body.brand_name)} → ${JSON.stringify(name)}`,
+  ])
+  t.equal(
+    (await api.get(`/public/portal/config?${portalQuery}`)).body.brand_name,
+    before.body.brand_name,
+    'not yet sent',
+  )
+  await page.getByRole('textbox', { name: 'Change reference' }).fill(`CHG-${suffix}`)
+  await page.getByRole('textbox', { name: 'Reason' }).fill('rebrand')
+  await checkAxe(t, page, 'the review of a change')
+  await page.getByRole('button', { name: 'Apply change' }).click()
+  const answer = page.getByRole('status').filter({ hasText: 'Applied' })
+  await answer.waitFor({ timeout: WAIT_MS })
+  t.match(await answer.textContent(), /Risk medium — portal\.brand_name/, "the API's risk and changed paths")
+  t.equal((await api.get(`/public/portal/config?${portalQuery}`)).body.brand_name, name, 'the public portal has it')
+  t.match(await source.locator('td').last().textContent(), 'workspace', 'now from the workspace layer')
+
+  const history = page.getByRole('table', { name: 'Configuration history' })
+  const row = history.getByRole('row').filter({ hasText: `CHG-${suffix}` })
+  await row.waitFor({ timeout: WAIT_MS })
+  t.match(await row.textContent(), /portal\.brand_name.*medium/)
+  await row.getByRole('button', { name: `Show diff CHG-${suffix}` }).click()
+  const diffRow = page
+    .getByRole('table', { name: /^Diff / })
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: 'portal.brand_name' }) })
+  await diffRow.waitFor({ timeout: WAIT_MS })
+  t.match(await diffRow.textContent(), JSON.stringify(name), 'the diff shows the new value')
+  await checkAxe(t, page, 'the history with a diff')
+})
+
+t.test('an agent sees no Configuration link and the address says not permitted', async (t) => {
+  const page = await newPage(t, browser, system)
+  await loginAs(page, system.agent)
+  const rail = page.getByRole('navigation', { name: 'Console' })
+  await rail.getByRole('link', { name: 'Tickets' }).waitFor({ timeout: WAIT_MS })
+  t.equal(await rail.getByRole('link', { name: 'Configuration' }).count(), 0, 'no Configuration link')
+  await page.goto('/admin/configuration')
+  await page.getByRole('heading', { name: 'Not permitted' }).waitFor({ timeout: WAIT_MS })
+  t.equal(await page.getByRole('textbox', { name: 'Brand name' }).count(), 0, 'nothing of the screen')
+  t.equal((await api.get('/api/security/config/workspace', { token: agent.token })).status, 403, 'the API refuses')
+})
