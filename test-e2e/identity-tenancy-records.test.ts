@@ -10,7 +10,7 @@ import { decodeJwt, forge, likeMissing } from './harness/identity-kit.ts'
 import { tenancyActors } from './harness/identity-tenants.ts'
 import { inEachMode } from './harness/modes.ts'
 
-inEachMode('identity tenancy records', {}, async (t, system) => {
+inEachMode('identity tenancy records', { liveTimeoutMs: 240_000 }, async (t, system) => {
   const {
     api,
     suffix,
