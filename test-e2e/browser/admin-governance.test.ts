@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import t from 'tap'
 import { login } from '../harness/auth.ts'
-import { client } from '../harness/http.ts'
+import { client, until } from '../harness/http.ts'
 import { checkAxe, consoleSystem, launchBrowser, loginAs, newPage, WAIT_MS } from './harness.ts'
 
 const system = await consoleSystem(t)
@@ -18,6 +18,12 @@ const admin = await login(api, system.admin.username, system.admin.password)
 const agent = await login(api, system.agent.username, system.agent.password)
 const claims = JSON.parse(Buffer.from(admin.token.split('.')[1]!, 'base64url').toString()) as Record<string, string>
 const portalQuery = `tenant_id=${claims.tenant_id}&workspace_id=${claims.workspace_id ?? ''}`
+/** the public portal's brand once it reads `name` (the portal is resolved with a 250 ms memory) */
+const brandIs = (name: string) =>
+  until(`the public portal's brand ${name}`, async () => {
+    const res = await api.get(`/public/portal/config?${portalQuery}`)
+    return res.body.brand_name === name ? name : undefined
+  })
 
 t.test('an admin changes the portal brand (medium risk): effective value, source, review, history', async (t) => {
   const before = await api.get(`/public/portal/config?${portalQuery}`)
@@ -50,14 +56,14 @@ t.test('an admin changes the portal brand (medium risk): effective value, source
     before.body.brand_name,
     'not yet sent',
   )
-  await page.getByRole('textbox', { name: 'Change reference' }).fill(`CHG-${suffix}`)
-  await page.getByRole('textbox', { name: 'Reason' }).fill('rebrand')
+  await page.getByRole('textbox', { name: 'Change reference', exact: true }).fill(`CHG-${suffix}`)
+  await page.getByRole('textbox', { name: 'Reason', exact: true }).fill('rebrand')
   await checkAxe(t, page, 'the review of a change')
   await page.getByRole('button', { name: 'Apply change' }).click()
   const answer = page.getByRole('status').filter({ hasText: 'Applied' })
   await answer.waitFor({ timeout: WAIT_MS })
   t.match(await answer.textContent(), /Risk medium — portal\.brand_name/, "the API's risk and changed paths")
-  t.equal((await api.get(`/public/portal/config?${portalQuery}`)).body.brand_name, name, 'the public portal has it')
+  t.equal(await brandIs(name), name, 'the public portal has it')
   t.match(await source.locator('td').last().textContent(), 'workspace', 'now from the workspace layer')
 
   const history = page.getByRole('table', { name: 'Configuration history' })
@@ -72,6 +78,89 @@ t.test('an admin changes the portal brand (medium risk): effective value, source
   await diffRow.waitFor({ timeout: WAIT_MS })
   t.match(await diffRow.textContent(), JSON.stringify(name), 'the diff shows the new value')
   await checkAxe(t, page, 'the history with a diff')
+})
+
+t.test("dual control: a rollback needs another administrator's approval; then it restores the portal", async (t) => {
+  // a second administrator of the tenant, created by the first through the API (as identity-operators does)
+  const pw = `Pw-gov2-${suffix}-0123456789`
+  const created = await api.post(
+    '/api/security/users',
+    { username: `gov2_${suffix}`, email: `gov2_${suffix}@e2e.example.com`, role: 'admin', password: pw },
+    { token: admin.token },
+  )
+  t.equal(created.status, 201, created.text)
+  const second = { username: `gov2_${suffix}`, password: pw }
+
+  // a medium change to roll back, made through the API by the first admin
+  const ref = `CHG-RB-${suffix}`
+  const start = (await api.get(`/public/portal/config?${portalQuery}`)).body.brand_name as string
+  const put = await api.put(
+    '/api/security/config/workspace',
+    {
+      portal: {
+        ...((await api.get('/api/security/config/workspace', { token: admin.token })).body.config.portal ?? {}),
+        brand_name: `Temp ${suffix}`,
+      },
+      change_ref: ref,
+      reason: 'to undo',
+    },
+    { token: admin.token },
+  )
+  t.equal(put.status, 200, put.text)
+  await brandIs(`Temp ${suffix}`)
+
+  const first = await newPage(t, browser, system)
+  await loginAs(first, system.admin, '/admin/configuration')
+  const history = first.getByRole('table', { name: 'Configuration history' })
+  const row = history.getByRole('row').filter({ hasText: ref })
+  await row.waitFor({ timeout: WAIT_MS })
+  await row.getByRole('button', { name: `Roll back ${ref}` }).click()
+  const form = first.getByRole('form', { name: `Roll back ${ref}` })
+  await form.getByRole('textbox', { name: 'Change reference', exact: true }).fill(`UNDO-${suffix}`)
+  await form.getByRole('textbox', { name: 'Approval reference', exact: true }).fill(`APR-${suffix}`)
+  await form.getByRole('textbox', { name: 'Reason', exact: true }).fill('undo the temp brand')
+  const go = form.getByRole('button', { name: 'Roll back now' })
+  t.ok(await go.isDisabled(), 'no rollback without the explicit confirmation')
+  await form.getByRole('checkbox', { name: 'I confirm this rollback' }).check()
+  await go.click()
+  await form.getByRole('alert').filter({ hasText: 'APPROVAL_NOT_FOUND' }).waitFor({ timeout: WAIT_MS })
+  t.pass('refused without an approval')
+
+  // the executor approving its own rollback: recorded, but the API refuses to run on it
+  const approveAs = async (page: typeof first, approvalRef: string) => {
+    const approve = page.getByRole('form', { name: 'Approve a high-risk change' })
+    await approve.getByRole('textbox', { name: 'Change reference to approve' }).fill(`UNDO-${suffix}`)
+    await approve.getByRole('textbox', { name: 'Approval reference to approve' }).fill(approvalRef)
+    await approve.getByRole('textbox', { name: 'Approval notes' }).fill('looked at the diff')
+    await approve.getByRole('button', { name: 'Approve' }).click()
+    await approve
+      .getByRole('status')
+      .filter({ hasText: `Approved: UNDO-${suffix} / ${approvalRef}` })
+      .waitFor({ timeout: WAIT_MS })
+  }
+  await approveAs(first, `APR-${suffix}`)
+  await go.click()
+  await form.getByRole('alert').filter({ hasText: 'APPROVAL_SAME_ACTOR' }).waitFor({ timeout: WAIT_MS })
+  t.equal(
+    (await api.get(`/public/portal/config?${portalQuery}`)).body.brand_name,
+    `Temp ${suffix}`,
+    'nothing rolled back',
+  )
+
+  // the second administrator, in its own browser context, approves
+  const other = await newPage(t, browser, system)
+  await loginAs(other, second, '/admin/configuration')
+  await other.getByRole('heading', { name: 'Configuration', level: 1 }).waitFor({ timeout: WAIT_MS })
+  await approveAs(other, `APR-${suffix}`)
+  await checkAxe(t, other, "the second administrator's approval")
+
+  await go.click()
+  await form.getByRole('status').filter({ hasText: 'Rolled back: portal.brand_name' }).waitFor({ timeout: WAIT_MS })
+  t.equal(await brandIs(start), start, 'the portal is restored')
+  const rb = history.getByRole('row').filter({ hasText: `UNDO-${suffix}` })
+  await rb.waitFor({ timeout: WAIT_MS })
+  t.match(await rb.textContent(), /portal\.brand_name.*high/, 'the rollback is in the history, high risk')
+  await checkAxe(t, first, 'the rollback done')
 })
 
 t.test('an agent sees no Configuration link and the address says not permitted', async (t) => {

@@ -74,3 +74,15 @@ export const readHistory = () =>
 
 export const readEntry = (id: string) =>
   api<HistoryEntry>(`/api/security/config/workspace/history/${encodeURIComponent(id)}`, { headers: headers() })
+
+/** A second administrator's yes to `approval_ref` + `change_ref`, recorded before the change runs. */
+export const approveWorkspace = (body: { change_ref: string; approval_ref: string; reason: string; notes: string }) =>
+  api<unknown>('/api/security/config/workspace/approve', { method: 'POST', body, headers: headers() })
+
+/** Undo one history entry (restore its `before`); high risk, so it needs an approval by someone else. */
+export const rollbackWorkspace = (id: string, body: { change_ref: string; approval_ref: string; reason: string }) =>
+  api<PutAnswer>(`/api/security/config/workspace/rollback/${encodeURIComponent(id)}`, {
+    method: 'POST',
+    body: { ...body, confirm: true, restore: 'before' },
+    headers: headers(),
+  })

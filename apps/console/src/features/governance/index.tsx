@@ -8,7 +8,17 @@ import { type FormEvent, useState } from 'react'
 import { ApiError } from '../../lib/http.ts'
 import { useI18n } from '../../lib/i18n.tsx'
 import { ErrorText, Loading } from '../../ui/status.tsx'
-import { type Doc, type PutAnswer, putWorkspace, readEntry, readHistory, readPortal, readScope } from './api.ts'
+import {
+  approveWorkspace,
+  type Doc,
+  type PutAnswer,
+  putWorkspace,
+  readEntry,
+  readHistory,
+  readPortal,
+  readScope,
+  rollbackWorkspace,
+} from './api.ts'
 import './messages.ts'
 
 /** The portal fields this first cut edits: path under `portal`, label. */
@@ -78,9 +88,111 @@ function Diff({ id }: { id: string }) {
   )
 }
 
+/** Undo one entry: explicit confirmation, change control and the approval ref a second administrator approved. */
+function Rollback({ id, changeRef }: { id: string; changeRef: string }) {
+  const { t } = useI18n()
+  const client = useQueryClient()
+  const [ref, setRef] = useState('')
+  const [approvalRef, setApprovalRef] = useState('')
+  const [reason, setReason] = useState('')
+  const [confirmed, setConfirmed] = useState(false)
+  const [error, setError] = useState<unknown>(null)
+  const [done, setDone] = useState<PutAnswer | null>(null)
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    setError(null)
+    try {
+      setDone(await rollbackWorkspace(id, { change_ref: ref, approval_ref: approvalRef, reason }))
+      await client.invalidateQueries({ queryKey: keys.all })
+    } catch (err) {
+      setError(err instanceof ApiError ? new Error(`${err.code}: ${err.message}`) : err)
+    }
+  }
+  return (
+    <form aria-label={`${t('gov.rollback')} ${changeRef}`} onSubmit={submit}>
+      <h3>
+        {t('gov.rollback')} {changeRef}
+      </h3>
+      <p>{t('gov.rollback.explain')}</p>
+      <label>
+        <span>{t('gov.changeRef')}</span>
+        <input required value={ref} onChange={(e) => setRef(e.target.value)} />
+      </label>
+      <label>
+        <span>{t('gov.approvalRef')}</span>
+        <input required value={approvalRef} onChange={(e) => setApprovalRef(e.target.value)} />
+      </label>
+      <label>
+        <span>{t('gov.reason')}</span>
+        <input required value={reason} onChange={(e) => setReason(e.target.value)} />
+      </label>
+      <label>
+        <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} />
+        <span>{t('gov.rollback.confirm')}</span>
+      </label>
+      <button type="submit" disabled={!confirmed}>
+        {t('gov.rollback.do')}
+      </button>
+      <ErrorText error={error} />
+      {done && (
+        <p role="status">
+          {t('gov.rollback.done')}: {done.change_risk.changed_paths.join(', ')}
+        </p>
+      )}
+    </form>
+  )
+}
+
+/** A second administrator approves a change ref + approval ref; the executor's own approval is refused on use. */
+function Approve() {
+  const { t } = useI18n()
+  const [ref, setRef] = useState('')
+  const [approvalRef, setApprovalRef] = useState('')
+  const [notes, setNotes] = useState('')
+  const [error, setError] = useState<unknown>(null)
+  const [done, setDone] = useState('')
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    setError(null)
+    setDone('')
+    try {
+      await approveWorkspace({ change_ref: ref, approval_ref: approvalRef, reason: notes, notes })
+      setDone(`${ref} / ${approvalRef}`)
+    } catch (err) {
+      setError(err instanceof ApiError ? new Error(`${err.code}: ${err.message}`) : err)
+    }
+  }
+  return (
+    <form aria-labelledby="gov-approve-title" onSubmit={submit}>
+      <h2 id="gov-approve-title">{t('gov.approve.title')}</h2>
+      <p>{t('gov.approve.explain')}</p>
+      <label>
+        <span>{t('gov.approve.changeRef')}</span>
+        <input required value={ref} onChange={(e) => setRef(e.target.value)} />
+      </label>
+      <label>
+        <span>{t('gov.approve.approvalRef')}</span>
+        <input required value={approvalRef} onChange={(e) => setApprovalRef(e.target.value)} />
+      </label>
+      <label>
+        <span>{t('gov.approve.notes')}</span>
+        <input required value={notes} onChange={(e) => setNotes(e.target.value)} />
+      </label>
+      <button type="submit">{t('gov.approve.do')}</button>
+      <ErrorText error={error} />
+      {done && (
+        <p role="status">
+          {t('gov.approve.done')}: {done}
+        </p>
+      )}
+    </form>
+  )
+}
+
 function History() {
   const { t, formatTime } = useI18n()
   const [open, setOpen] = useState<string | null>(null)
+  const [rollback, setRollback] = useState<{ id: string; ref: string } | null>(null)
   const history = useQuery({ queryKey: [...keys.all, 'history'], queryFn: readHistory })
   return (
     <section aria-labelledby="gov-history-title">
@@ -96,6 +208,7 @@ function History() {
               <th scope="col">{t('gov.risk')}</th>
               <th scope="col">{t('gov.status')}</th>
               <th scope="col">{t('gov.diff')}</th>
+              <th scope="col">{t('gov.rollback')}</th>
             </tr>
           </thead>
           <tbody>
@@ -116,12 +229,23 @@ function History() {
                     {t('gov.showDiff')}
                   </button>
                 </td>
+                <td>
+                  <button
+                    type="button"
+                    aria-label={`${t('gov.rollback')} ${h.audit.change_ref}`}
+                    onClick={() => setRollback({ id: h.audit.id, ref: h.audit.change_ref })}
+                  >
+                    {t('gov.rollback')}
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
       {open && <Diff id={open} />}
+      {rollback && <Rollback key={rollback.id} id={rollback.id} changeRef={rollback.ref} />}
+      <Approve />
     </section>
   )
 }
