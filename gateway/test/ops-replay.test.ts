@@ -32,7 +32,9 @@ t.test('replay by sequence replays only those; bad JSON is 400', async (t) => {
   t.equal(letters.length, 3, 'three dead letters')
   await failing.stop()
 
-  const admin = await accessToken(seedUser(h, { claims: { roles: ['admin'], tenant_id: '', workspace_id: '' } }))
+  const admin = await accessToken(
+    seedUser(h, { claims: { roles: ['admin'], tenant_id: '', workspace_id: '', admin_reach: 'platform' } }),
+  )
   const headers = { ...bearer(admin), 'content-type': 'application/json' }
   const one = await h.app.inject({
     method: 'POST',

@@ -12,7 +12,9 @@ t.test('each unit with its replicas ready; a dead replica counted, a dead unit u
     upstream: h.upstream,
     env: { UPSTREAM_TICKETS: `${upstream},${dead}`, UPSTREAM_AUDIT: dead, READY_TIMEOUT_MS: '300' },
   })
-  const admin = await accessToken(seedUser(h2, { claims: { roles: ['admin'], tenant_id: '', workspace_id: '' } }))
+  const admin = await accessToken(
+    seedUser(h2, { claims: { roles: ['admin'], tenant_id: '', workspace_id: '', admin_reach: 'platform' } }),
+  )
   const res = await h2.app.inject({ method: 'GET', url: '/api/system/health', headers: bearer(admin) })
   t.equal(res.statusCode, 200, res.body)
   const body = res.json()

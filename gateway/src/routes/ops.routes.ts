@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { buildKeyring } from '@switchboard/auth'
+import { ADMIN_REACH_PLATFORM, buildKeyring } from '@switchboard/auth'
 import { AUDIT_RECORDED_TYPE } from '@switchboard/contracts'
 import { type EventBus, newEnvelope } from '@switchboard/events'
 import { actionFor, auditSnapshot, storableAuditRecord } from '@switchboard/platform'
@@ -64,9 +64,12 @@ const ReplayBody = Type.Object(
 /**
  * The dead-letter surface of the bus this gateway is connected to. The embedded mode's bus lives inside the
  * server process, so `switchboard dlq … --gateway URL --token T` comes here; a fleet's CLI talks to JetStream
- * directly, but the same routes work there too. Admin or service principals holding `*` only (an unmapped
- * management path requires `*`); a replay is a management write and is audited like one. `GET /api/system/health`:
- * each upstream unit's replicas asked for `/ready` (the admin console's health page), the same principals only.
+ * directly, but the same routes work there too. Service principals and platform operators only — an admin whose
+ * access token carries `admin_reach: 'platform'` (identity sets it for admins of platform-wide reach, whatever the
+ * token's scope) — and they must hold `*` (an unmapped management path requires `*`). A tenant administrator holds
+ * `*` too, but the bus and the units are every tenant's: it gets the 403 any other kind gets. A replay is a
+ * management write and is audited like one. `GET /api/system/health`: each upstream unit's replicas asked for
+ * `/ready` (the admin console's health page), the same principals only.
  */
 export async function opsRoutes(app: FastifyInstance, opts: OpsRoutesOptions) {
   const { config } = opts
@@ -79,7 +82,12 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsRoutesOptions) {
   })
   app.addHook('onRequest', async (request) => {
     const kind = request.gw.kind!
-    if (kind !== 'admin' && kind !== 'service') throw new GatewayErrors.PrincipalKindForbidden(kind)
+    if (kind === 'service') return
+    if (kind !== 'admin') throw new GatewayErrors.PrincipalKindForbidden(kind)
+    // Tokens minted before the claim existed (or of a tenant administrator) lack it: a fresh login brings it.
+    if (request.gw.claims?.admin_reach !== ADMIN_REACH_PLATFORM) {
+      throw new GatewayErrors.PrincipalKindForbidden('admin (without platform reach)')
+    }
   })
   installScopeGuard(app, config.permission_table)
   installPermissionCheck(app)

@@ -23,7 +23,16 @@ export interface Claims {
   workspace_id: string
   principal_kind?: PrincipalKind
   permissions?: string[]
+  /**
+   * `'platform'` on the access token of a platform-wide administrator (role admin, `admin_tenant_id` ''), whatever
+   * scope the token has: the gateway's ops surface (the whole bus's dead letters, the units' health) admits an admin
+   * only with it. A tenant administrator's tokens never carry it; any other value is read as absent.
+   */
+  admin_reach?: AdminReach
 }
+
+export type AdminReach = 'platform'
+export const ADMIN_REACH_PLATFORM: AdminReach = 'platform'
 
 /** What a caller supplies to issueToken; iat, exp, jti and token_use are set there. */
 export type ClaimsInput = Omit<Claims, 'sub' | 'iat' | 'exp' | 'jti' | 'token_use' | 'nbf'> & { jti?: string }
@@ -99,6 +108,7 @@ export function normaliseClaims(payload: unknown): Claims {
   }
   const permissions = list(p.permissions)
   if (permissions !== undefined) claims.permissions = permissions
+  if (p.admin_reach === ADMIN_REACH_PLATFORM) claims.admin_reach = ADMIN_REACH_PLATFORM
   return claims
 }
 
