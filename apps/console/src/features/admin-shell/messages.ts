@@ -2,6 +2,7 @@ import { defineMessages } from '../../lib/i18n.tsx'
 
 export const messages = defineMessages({
   en: {
+    'admin.nav.reports': 'Reports',
     'admin.nav.audit': 'Audit',
     'admin.nav.operations': 'Operations',
     'admin.title': 'Administration',
@@ -12,6 +13,7 @@ export const messages = defineMessages({
     'admin.loading': 'Loading…',
   },
   'zh-CN': {
+    'admin.nav.reports': '报表',
     'admin.nav.audit': '审计',
     'admin.nav.operations': '运维',
     'admin.title': '管理',

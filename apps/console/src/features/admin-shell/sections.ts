@@ -19,6 +19,14 @@ export interface AdminSection {
 
 export const ADMIN_SECTIONS: readonly AdminSection[] = [
   {
+    id: 'reports',
+    path: '/admin/reports',
+    label: 'admin.nav.reports',
+    // GET /api/statistics/*: statistics.read (supervisors and admins)
+    allowed: (a) => a.has('statistics.read'),
+    load: async () => ({ default: (await import('../reports/index.tsx')).ReportsScreen }),
+  },
+  {
     id: 'audit',
     path: '/admin/audit',
     label: 'admin.nav.audit',
