@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import { type Claims, expandPermissions, issueToken, type Keyring, STAFF_ROLES, verifyToken } from '@switchboard/auth'
+import {
+  ADMIN_REACH_PLATFORM,
+  type Claims,
+  expandPermissions,
+  issueToken,
+  type Keyring,
+  STAFF_ROLES,
+  verifyToken,
+} from '@switchboard/auth'
 import type { PrincipalKind } from '@switchboard/contracts'
 import type { Binding } from '../db/bindings.repository.ts'
 import type { SessionRow } from '../db/sessions.repository.ts'
@@ -31,6 +39,15 @@ export interface IssueInput {
   now?: number
 }
 
+/**
+ * A platform-wide administrator (role admin, `admin_tenant_id` '') acting as one: its access tokens say so with
+ * `admin_reach: 'platform'` whatever their scope (a platform admin with one binding gets a scoped token), so the
+ * gateway's ops surface can tell it from a tenant administrator, whose tokens also hold `*`.
+ */
+export function platformAdmin(user: Pick<UserRow, 'role' | 'admin_tenant_id'>, kind: PrincipalKind | undefined) {
+  return user.role === 'admin' && user.admin_tenant_id === '' && kind === undefined
+}
+
 /** Access and refresh token of one session; both carry the session's current token_version. */
 export async function issueTokenPair(keys: Keyring, ttls: TokenTtls, input: IssueInput) {
   const { user, session } = input
@@ -47,9 +64,10 @@ export async function issueTokenPair(keys: Keyring, ttls: TokenTtls, input: Issu
   }
   const permissions = input.principalKind === 'end_user' ? [] : expandPermissions(roles)
   const now = input.now === undefined ? {} : { now: input.now }
+  const reach = platformAdmin(user, input.principalKind) ? { admin_reach: ADMIN_REACH_PLATFORM } : {}
   const access = await issueToken(
     keys,
-    { ...base, permissions },
+    { ...base, permissions, ...reach },
     { ttlSeconds: ttls.access_ttl_seconds, tokenUse: 'access', ...now },
   )
   // The refresh token carries no permissions: it is never accepted as an access token (token_use).

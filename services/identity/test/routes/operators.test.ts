@@ -67,6 +67,15 @@ inEachStorageMode(t, 'operators: accounts, roles, the last admin', async (t, mod
     t.equal(login.res.statusCode, 200)
     alice.token = login.body.token
     t.match(claimsOf(alice.token), { tenant_id: 'acme', workspace_id: 'support', roles: ['admin'], permissions: ['*'] })
+    t.notOk('admin_reach' in claimsOf(alice.token), "a tenant administrator's token has no platform claim")
+    const aliceRefreshed = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/refresh',
+      payload: { refresh_token: login.body.refresh_token },
+    })
+    t.equal(aliceRefreshed.statusCode, 200, aliceRefreshed.body)
+    t.notOk('admin_reach' in claimsOf(aliceRefreshed.json().token), 'nor does its refreshed one')
+    t.equal(claimsOf(rootToken).admin_reach, 'platform', "the platform admin's unscoped token carries the claim")
 
     const dup = await operator(asRootInAcme, { username: 'alice', role: 'agent' })
     t.equal(dup.statusCode, 409)
@@ -188,6 +197,9 @@ inEachStorageMode(t, 'operators: accounts, roles, the last admin', async (t, mod
   await t.test('the last active platform administrator stays', async (t) => {
     // Bound in acme too (an agent record), so a caller narrowed to acme sees it.
     t.equal((await req('POST', '/api/agents', asRootInAcme, { user_id: root.body.user.id })).statusCode, 201)
+    // With that one binding its login is scoped to acme/support (the demo admin's case) and still platform-wide.
+    const rootScoped = claimsOf((await loginUser(app, 'root')).body.token)
+    t.match(rootScoped, { tenant_id: 'acme', workspace_id: 'support', admin_reach: 'platform' }, 'scoped, platform')
     const demote = await setRole(c.platform, root.body.user.id, { role: 'customer' })
     t.equal(demote.statusCode, 409)
     t.match(demote.json(), { code: 'IDENTITY_LAST_ADMIN', message: /platform/ })
@@ -204,7 +216,11 @@ inEachStorageMode(t, 'operators: accounts, roles, the last admin', async (t, mod
     t.equal(second.statusCode, 201, second.body)
     t.match(second.json(), { user: { admin_tenant_id: '' }, agent_id: null, tenant_id: '', workspace_id: '' })
     const opsLogin = await loginUser(app, 'ops')
-    t.match(claimsOf(opsLogin.body.token), { tenant_id: '', workspace_id: '', roles: ['admin'] }, 'unscoped')
+    t.match(
+      claimsOf(opsLogin.body.token),
+      { tenant_id: '', workspace_id: '', roles: ['admin'], admin_reach: 'platform' },
+      'unscoped',
+    )
     const now = await setRole(await asToken(opsLogin.body.token), root.body.user.id, { role: 'customer' })
     t.equal(now.statusCode, 200, 'with a second platform administrator, the first can go')
     const back = await setRole(c.platform, root.body.user.id, { role: 'admin', platform_admin: true })
@@ -214,6 +230,19 @@ inEachStorageMode(t, 'operators: accounts, roles, the last admin', async (t, mod
       undefined,
       'an admin keeps its reach',
     )
+
+    // Narrowing a platform admin to one tenant takes the claim away: the old tokens (which carry it) are refused
+    // (token_version + 1), and its next login has none.
+    const opsVersion = claimsOf(opsLogin.body.token).token_version
+    const opsAgent = await req('POST', '/api/agents', asRootInAcme, { user_id: second.json().user.id })
+    t.equal(opsAgent.statusCode, 201, 'bound in acme, so a caller narrowed to acme sees it')
+    const narrowOps = await setRole(c.platformInAcme, second.json().user.id, { role: 'admin' })
+    t.match(narrowOps.json(), { role: 'admin', admin_tenant_id: 'acme' }, narrowOps.body)
+    const opsState = await tokenState(app, { user_id: second.json().user.id })
+    t.ok((opsState.user?.token_version ?? 0) > opsVersion, 'the platform-claim token is below the version: refused')
+    const opsAgain = await loginUser(app, 'ops')
+    t.equal(opsAgain.res.statusCode, 200, opsAgain.res.body)
+    t.notOk('admin_reach' in claimsOf(opsAgain.body.token), 'a tenant administrator now: no platform claim')
   })
 
   await t.test('a tenant administrator manages its own tenant only', async (t) => {
