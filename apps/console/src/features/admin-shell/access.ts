@@ -12,6 +12,8 @@ export interface AccessClaims {
   principal_kind?: string
   tenant_id?: string
   workspace_id?: string
+  /** `'platform'` on a platform-wide administrator's tokens (identity); a tenant administrator's have none */
+  admin_reach?: string
 }
 
 /** The payload of a JWT, unverified (the server verifies); null when it is not one. */
@@ -43,12 +45,14 @@ export interface Access {
   /** the principal kind the gateway derives: the explicit claim, else admin for the admin role */
   kind: string
   has(permission: string): boolean
+  /** the token carries `admin_reach: 'platform'`: a platform operator, whom the gateway's ops surface admits */
+  platform: boolean
 }
 
 export function accessOf(claims: AccessClaims | null): Access {
   const perms = claims?.permissions ?? []
   const kind = claims?.principal_kind ?? (claims?.roles.includes('admin') ? 'admin' : (claims?.roles[0] ?? ''))
-  return { kind, has: (p) => hasPermission(perms, p) }
+  return { kind, has: (p) => hasPermission(perms, p), platform: claims?.admin_reach === 'platform' }
 }
 
 /** The signed-in user's access; recomputed when the user changes (a new login, a role change's new tokens). */

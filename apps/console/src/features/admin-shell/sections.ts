@@ -38,8 +38,9 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     id: 'operations',
     path: '/admin/operations',
     label: 'admin.nav.operations',
-    // the gateway's /api/ops/* and /api/system/health: an admin (or service) principal holding `*`
-    allowed: (a) => a.kind === 'admin' && a.has('*'),
+    // the gateway's /api/ops/* and /api/system/health: a platform operator (admin_reach 'platform') holding `*`;
+    // a tenant administrator holds `*` too, but the bus and the units are every tenant's (the gateway refuses it)
+    allowed: (a) => a.kind === 'admin' && a.platform && a.has('*'),
     load: async () => ({ default: (await import('../operations/index.tsx')).OperationsScreen }),
   },
   {
