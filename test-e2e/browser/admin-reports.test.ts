@@ -118,6 +118,18 @@ t.test('an admin reads Reports: the numbers shown are the API answers for the sa
     ])
   }
 
+  // ratings by score: tickets' rating statistics for the same days
+  const stats = await api.get(`/api/satisfactions/stats?date_from=${start}&date_to=${end}`, { token: admin.token })
+  t.equal(stats.status, 200, stats.text)
+  t.ok(stats.body.total_ratings >= 2, 'our two ratings counted')
+  const ratings = page.getByRole('table', { name: 'Ratings by score' })
+  await ratings.waitFor({ timeout: WAIT_MS })
+  t.same(
+    (await cells(ratings)).map((r) => r.slice(0, 2)),
+    ['5', '4', '3', '2', '1'].map((s) => [s, fmt.format(stats.body.rating_distribution[s] ?? 0)]),
+    'the distribution equals the API',
+  )
+
   // CSV of the activity shown: built from the same data
   const downloaded = page.waitForEvent('download')
   await page.getByRole('button', { name: 'Download CSV: Activity per day' }).click()

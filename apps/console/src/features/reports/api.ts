@@ -30,7 +30,14 @@ export interface Range {
   tz: string
 }
 
+export interface RatingStats {
+  total_ratings: number
+  average_rating: number
+  rating_distribution: Record<string, number>
+}
+
 export const reportKeys = {
+  ratings: (r: Range) => ['reports', 'ratings', r] as const,
   dashboard: (tz: string) => ['reports', 'dashboard', tz] as const,
   days: (r: Range) => ['reports', 'days', r] as const,
   agents: (r: Range) => ['reports', 'agents', r] as const,
@@ -44,6 +51,10 @@ export const getDays = (r: Range, signal?: AbortSignal) =>
 
 export const getAgents = (r: Range, signal?: AbortSignal) =>
   api<AgentRow[]>('/api/statistics/agent-performance', { query: { ...r, limit: 100 }, signal })
+
+/** tickets' rating statistics (satisfaction.read); its days are UTC days: the service takes no zone. */
+export const getRatings = (r: Range, signal?: AbortSignal) =>
+  api<RatingStats>('/api/satisfactions/stats', { query: { date_from: r.start_date, date_to: r.end_date }, signal })
 
 /** The browser's zone, the one the screen's days are in (UTC when the browser names none). */
 export function browserZone(): string {

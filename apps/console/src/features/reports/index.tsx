@@ -15,7 +15,9 @@ import {
   getAgents,
   getDashboard,
   getDays,
+  getRatings,
   type Range,
+  type RatingStats,
   reportKeys,
 } from './api.ts'
 import { DayChart, type Series } from './chart.tsx'
@@ -183,6 +185,51 @@ function AgentSection({ range, agents }: { range: Range; agents: AgentRow[] }) {
   )
 }
 
+function RatingSection({ range, stats }: { range: Range; stats: RatingStats }) {
+  const { t, formatNumber } = useI18n()
+  const header = [t('reports.col.score'), t('reports.col.ratings'), t('reports.col.share')]
+  const total = stats.total_ratings
+  const rows = ['5', '4', '3', '2', '1'].map((score) => {
+    const n = stats.rating_distribution[score] ?? 0
+    return [score, n, total ? Math.round((n / total) * 1000) / 10 : 0] as Cell[]
+  })
+  return (
+    <section className="reports-block" aria-labelledby="reports-ratings">
+      <h2 id="reports-ratings">{t('reports.ratings')}</h2>
+      <p>{t('reports.ratings.summary', { count: formatNumber(total), mean: formatNumber(stats.average_rating) })}</p>
+      <table className="admin-table reports-ratings" aria-label={t('reports.ratings')}>
+        <thead>
+          <tr>
+            {header.map((h) => (
+              <th key={h} scope="col">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([score = '', n = 0, share = 0]) => (
+            <tr key={score}>
+              <th scope="row">{score}</th>
+              <td>{formatNumber(n as number)}</td>
+              <td>
+                <meter min={0} max={100} value={share as number} aria-label={t('reports.ratings.of', { score })} />{' '}
+                {formatNumber(share as number)} %
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <CsvButton
+        name={`ratings_${range.start_date}_${range.end_date}.csv`}
+        what={t('reports.ratings')}
+        header={header}
+        rows={rows}
+      />
+    </section>
+  )
+}
+
 export function ReportsScreen(_: { path: string }) {
   const { t, formatNumber } = useI18n()
   const tz = useMemo(browserZone, [])
@@ -197,6 +244,11 @@ export function ReportsScreen(_: { path: string }) {
   const agents = useQuery({
     queryKey: reportKeys.agents(range),
     queryFn: ({ signal }) => getAgents(range, signal),
+    placeholderData: keepPreviousData,
+  })
+  const ratings = useQuery({
+    queryKey: reportKeys.ratings(range),
+    queryFn: ({ signal }) => getRatings(range, signal),
     placeholderData: keepPreviousData,
   })
   const submit = (event: FormEvent) => {
@@ -263,6 +315,8 @@ export function ReportsScreen(_: { path: string }) {
           {agents.data ? <AgentSection range={range} agents={agents.data} /> : null}
         </>
       )}
+      <ErrorText error={ratings.error} />
+      {ratings.data ? <RatingSection range={range} stats={ratings.data} /> : null}
     </section>
   )
 }
