@@ -13,6 +13,14 @@ t.test('normalises current shape', async (t) => {
   t.equal(c.tenant_id, 'acme')
 })
 
+t.test('admin_reach: only the platform value is kept', async (t) => {
+  t.equal(normaliseClaims(basePayload({ admin_reach: 'platform' })).admin_reach, 'platform')
+  t.notOk('admin_reach' in normaliseClaims(basePayload({})), 'absent stays absent')
+  for (const junk of ['tenant', 'PLATFORM', true, ['platform'], '']) {
+    t.notOk('admin_reach' in normaliseClaims(basePayload({ admin_reach: junk })), `${JSON.stringify(junk)} is absent`)
+  }
+})
+
 t.test('legacy shapes', async (t) => {
   const a = normaliseClaims(basePayload({ sub: undefined, user_id: 7, roles: undefined, role: 'agent' }))
   t.same([a.sub, a.user_id, a.roles], ['7', '7', ['agent']])
