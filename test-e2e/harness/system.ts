@@ -48,7 +48,7 @@ export interface SystemOptions {
   gatewayReplicas?: number
   /** the fleet: replicas of a service by name, instead of `replicas` (e.g. `{ 'realtime-voice': 2 }`) */
   replicasOf?: Readonly<Record<string, number>>
-  /** the fleet: how long a unit may take to listen and answer /health before the start fails (default 60 s) */
+  /** the fleet: how long a unit may take to listen and answer /health before the start fails (default 180 s) */
   liveTimeoutMs?: number
   /** units beyond the registry's (the template test's throw-away service) */
   extraUnits?: readonly RunnableUnit[]
@@ -57,6 +57,13 @@ export interface SystemOptions {
 }
 
 const engines = engineUrls()
+
+/**
+ * How long a fleet's unit may take to listen before its start counts as failed. Starting nine Node processes on two
+ * cores while other test files run takes its time (seen: over 60 s at a load average of 25–40); a unit that is only
+ * slow is waited for, as readiness is (packages/cli/src/readiness.ts), and one that exits fails at once anyway.
+ */
+const FLEET_LIVE_TIMEOUT_MS = 180_000
 
 /** A header key with a tiny limit: only requests that carry it count, so one test can hit 429 without starving the rest. */
 export const LIMITED_HEADER = 'x-e2e-bucket'
@@ -172,7 +179,7 @@ async function fleet(opts: SystemOptions): Promise<System> {
       replicas: opts.replicas ?? 1,
       ...(opts.gatewayReplicas ? { gatewayReplicas: opts.gatewayReplicas } : {}),
       ...(opts.replicasOf ? { replicasOf: opts.replicasOf } : {}),
-      ...(opts.liveTimeoutMs ? { liveTimeoutMs: opts.liveTimeoutMs } : {}),
+      liveTimeoutMs: opts.liveTimeoutMs ?? FLEET_LIVE_TIMEOUT_MS,
       port: 0,
       servicePort: 0,
       namespace,
