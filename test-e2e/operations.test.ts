@@ -14,7 +14,7 @@ import { createTicket, realCustomer } from './harness/tickets-kit.ts'
 // appears about 21 s after the write.
 const DEAD_LETTER_WAIT_MS = 60_000
 
-inEachMode('operations', {}, async (t, system) => {
+inEachMode('operations', { liveTimeoutMs: 240_000 }, async (t, system) => {
   const api = client(system.url)
   const suffix = randomBytes(3).toString('hex')
   const admin = await login(api, system.admin.username, system.admin.password)
@@ -145,4 +145,40 @@ inEachMode('operations', {}, async (t, system) => {
     })
     t.match(audited, { actor_user_id: 'service:ops', principal_kind: 'service', success: true, method: 'POST' })
   })
+
+  t.test(
+    'a tenant administrator holds * but is refused the ops surface; the demo (platform) admin is not',
+    async (t) => {
+      // Created by the demo admin in its workspace: an administrator of that tenant only.
+      const password = `Pw-tadmin-${suffix}-0123456789`
+      const created = await api.post(
+        '/api/security/users',
+        { username: `tadmin_${suffix}`, email: `tadmin_${suffix}@e2e.example.com`, role: 'admin', password },
+        { token: admin.token },
+      )
+      t.equal(created.status, 201, created.text)
+      t.equal(created.body.user.admin_tenant_id, system.tenant_id, 'a tenant administrator')
+      const tenantAdmin = await login(api, `tadmin_${suffix}`, password)
+      const claims = JSON.parse(Buffer.from(tenantAdmin.token.split('.')[1] ?? '', 'base64url').toString('utf8'))
+      t.match(claims, { roles: ['admin'], permissions: ['*'], tenant_id: system.tenant_id })
+      t.notOk('admin_reach' in claims, 'no platform claim')
+      const adminClaims = JSON.parse(Buffer.from(admin.token.split('.')[1] ?? '', 'base64url').toString('utf8'))
+      t.equal(adminClaims.admin_reach, 'platform', "the demo admin's token carries the platform claim")
+      for (const [who, token, status] of [
+        ['tenant admin', tenantAdmin.token, 403],
+        ['demo admin', admin.token, 200],
+      ] as const) {
+        const list = await api.get('/api/ops/dead-letters', { token })
+        t.equal(list.status, status, `${who}: dead letters ${list.text.slice(0, 200)}`)
+        const health = await api.get('/api/system/health', { token })
+        t.equal(health.status, status, `${who}: system health`)
+        if (status === 403) {
+          t.equal(list.body.code, 'PRINCIPAL_KIND_FORBIDDEN')
+          t.equal(health.body.code, 'PRINCIPAL_KIND_FORBIDDEN')
+          const replay = await api.post('/api/ops/dead-letters/replay', { seqs: [999_999] }, { token })
+          t.equal(replay.status, 403, `${who}: replay`)
+        }
+      }
+    },
+  )
 })

@@ -43,6 +43,23 @@ t.test('the health page lists every unit as ready', async (t) => {
   await checkAxe(t, page, 'the operations page')
 })
 
+t.test("a tenant administrator (it holds * too) is shown no Operations link: the ops surface isn't its", async (t) => {
+  const password = `Pw-tadmin-${suffix}-0123456789`
+  const created = await api.post(
+    '/api/security/users',
+    { username: `tadmin_${suffix}`, email: `tadmin_${suffix}@e2e.example.com`, role: 'admin', password },
+    { token: admin.token },
+  )
+  t.equal(created.status, 201, created.text)
+  const page = await newPage(t, browser, system)
+  await loginAs(page, { username: `tadmin_${suffix}`, password })
+  const nav = page.getByRole('navigation', { name: 'Console' })
+  await nav.getByRole('link', { name: 'Audit' }).waitFor({ timeout: WAIT_MS })
+  t.equal(await nav.getByRole('link', { name: 'Operations' }).count(), 0, 'no Operations link')
+  const health = await api.get('/api/system/health', { token: (await login(api, `tadmin_${suffix}`, password)).token })
+  t.equal(health.status, 403, 'and the gateway refuses it')
+})
+
 t.test('an operator inspects and replays a dead letter; it is gone and delivered once', async (t) => {
   const customer = await realCustomer(api, { token: admin.token }, `ops_ui_${suffix}`)
   const first = await createTicket(
