@@ -3,10 +3,10 @@
  * "Not permitted" when not (the API would refuse it anyway); `/admin` goes to the first section allowed.
  */
 import { type ComponentType, type LazyExoticComponent, lazy, Suspense, useEffect, useMemo } from 'react'
+import { useAccess } from '../../lib/access.ts'
 import { useI18n } from '../../lib/i18n.tsx'
 import { navigate } from '../../lib/router.tsx'
 import { Loading } from '../../ui/status.tsx'
-import { useAccess } from './access.ts'
 import { ADMIN_SECTIONS, type AdminSection, sectionOf } from './sections.ts'
 import './admin.css'
 import './messages.ts'

@@ -1,7 +1,8 @@
 /** The admin sections' links in the shell's navigation rail: only those the signed-in user may open. */
+
+import { useAccess } from '../../lib/access.ts'
 import { useI18n } from '../../lib/i18n.tsx'
 import { Link } from '../../lib/router.tsx'
-import { useAccess } from './access.ts'
 import { ADMIN_SECTIONS, sectionOf } from './sections.ts'
 import './admin-nav.css'
 import './messages.ts'

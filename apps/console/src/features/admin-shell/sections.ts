@@ -4,7 +4,7 @@
  * none of them). Another admin screen joins by one entry here.
  */
 import type { ComponentType } from 'react'
-import type { Access } from './access.ts'
+import type { Access } from '../../lib/access.ts'
 import '../governance/nav-messages.ts'
 
 export interface AdminSection {

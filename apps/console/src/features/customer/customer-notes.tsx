@@ -1,10 +1,12 @@
 /**
  * The customer's notes: the record's own `notes` text, the dated notes staff left (identity's
  * `GET /api/customers/:id/notes`, newest first, with their authors' names) and a box to add one
- * (`POST …/notes`, `customers.write`: a refusal is shown in the API's words).
+ * (`POST …/notes`) for those who hold `customers.write` — administrators by default; agents read the notes and see no
+ * box (the API would refuse them; a refusal for any other reason is shown in its words).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
+import { useAccess } from '../../lib/access.ts'
 import { useAgentNames } from '../../lib/agents.ts'
 import { useI18n } from '../../lib/i18n.tsx'
 import { ErrorText, Loading } from '../../ui/status.tsx'
@@ -14,6 +16,7 @@ import './messages.ts'
 export function CustomerNotes({ customerId, profileNotes }: { customerId: string; profileNotes: string }) {
   const { t, formatTime } = useI18n()
   const nameOf = useAgentNames()
+  const mayWrite = useAccess().has('customers.write')
   const client = useQueryClient()
   const [text, setText] = useState('')
   const notes = useQuery({ queryKey: customerKeys.notes(customerId), queryFn: () => listNotes(customerId) })
@@ -52,16 +55,18 @@ export function CustomerNotes({ customerId, profileNotes }: { customerId: string
           ))}
         </ol>
       )}
-      <form onSubmit={submit}>
-        <label>
-          <span>{t('customer.notes.new')}</span>
-          <textarea value={text} maxLength={10_000} rows={2} onChange={(e) => setText(e.target.value)} />
-        </label>
-        <button type="submit" disabled={add.isPending || !text.trim()}>
-          {t('customer.notes.add')}
-        </button>
-        <ErrorText error={add.error} />
-      </form>
+      {mayWrite && (
+        <form onSubmit={submit}>
+          <label>
+            <span>{t('customer.notes.new')}</span>
+            <textarea value={text} maxLength={10_000} rows={2} onChange={(e) => setText(e.target.value)} />
+          </label>
+          <button type="submit" disabled={add.isPending || !text.trim()}>
+            {t('customer.notes.add')}
+          </button>
+          <ErrorText error={add.error} />
+        </form>
+      )}
     </section>
   )
 }

@@ -3,8 +3,9 @@
  * the workspace's and the tenant's stored overrides, the public portal's effective values, PUT with change control,
  * the history and one entry's diff.
  */
+
+import { claimsOf } from '../../lib/access.ts'
 import { api, getAccessToken } from '../../lib/http.ts'
-import { claimsOf } from '../admin-shell/access.ts'
 
 export type Doc = Record<string, unknown>
 

@@ -1,10 +1,10 @@
 /**
- * What the signed-in user may open in the admin area, read from the claims of the access token the console holds
- * (identity puts the role's expanded `permissions` there). A hint for showing links and screens only: every admin
- * route is checked again by the gateway and the service, which refuse it anyway.
+ * What the signed-in user may do — which admin screens to open, which controls to show — read from the claims of the
+ * access token the console holds (identity puts the role's expanded `permissions` there). A hint for showing links,
+ * screens and buttons only: every route is checked again by the gateway and the service, which refuse it anyway.
  */
-import { useAuth } from '../../lib/auth.tsx'
-import { getAccessToken } from '../../lib/http.ts'
+import { useAuth } from './auth.tsx'
+import { getAccessToken } from './http.ts'
 
 export interface AccessClaims {
   roles: string[]
