@@ -6,6 +6,7 @@
 import type { ComponentType } from 'react'
 import type { Access } from '../../lib/access.ts'
 import '../governance/nav-messages.ts'
+import '../settings-people/nav-messages.ts'
 
 export interface AdminSection {
   id: string
@@ -50,6 +51,15 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     // GET /api/security/config/*: security.read (writes security.write, checked by the API)
     allowed: (a) => a.has('security.read'),
     load: async () => ({ default: (await import('../governance/index.tsx')).GovernanceScreen }),
+  },
+  {
+    id: 'people',
+    path: '/admin/people',
+    label: 'admin.nav.people',
+    // GET /api/agents with POST /api/security/users/query: security.read (agents hold agents.read only); the screen's
+    // writes show each to holders of its API's permission (agents.write, security.write)
+    allowed: (a) => a.has('security.read') && a.has('agents.read'),
+    load: async () => ({ default: (await import('../settings-people/index.tsx')).PeopleScreen }),
   },
 ]
 
