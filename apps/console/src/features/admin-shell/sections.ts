@@ -6,6 +6,7 @@
 import type { ComponentType } from 'react'
 import type { Access } from '../../lib/access.ts'
 import '../governance/nav-messages.ts'
+import '../settings-knowledge/nav-messages.ts'
 import '../settings-people/nav-messages.ts'
 
 export interface AdminSection {
@@ -60,6 +61,14 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     // writes show each to holders of its API's permission (agents.write, security.write)
     allowed: (a) => a.has('security.read') && a.has('agents.read'),
     load: async () => ({ default: (await import('../settings-people/index.tsx')).PeopleScreen }),
+  },
+  {
+    id: 'knowledge',
+    path: '/admin/knowledge',
+    label: 'admin.nav.knowledge',
+    // /api/knowledge-docs (knowledge.*) and /api/macros (macros.*): agents read both, so the screen is for writers
+    allowed: (a) => a.has('knowledge.write') || a.has('macros.write'),
+    load: async () => ({ default: (await import('../settings-knowledge/index.tsx')).KnowledgeScreen }),
   },
 ]
 
