@@ -85,6 +85,14 @@ t.test('an admin creates an agent, edits it, revokes its sessions and deactivate
   })
   t.pass('the revoked session token is refused (401)')
 
+  // change role: the API shows it
+  await editor.getByRole('combobox', { name: 'Role' }).selectOption('supervisor')
+  await editor.getByRole('button', { name: 'Change role' }).click()
+  await editor.getByRole('status').filter({ hasText: 'Role changed' }).waitFor({ timeout: WAIT_MS })
+  const state = await api.get(`/api/security/users/${person.user.id}`, { token: admin.token })
+  t.equal(state.body.role, 'supervisor', 'the API shows the new role')
+  await row.getByRole('cell', { name: 'Supervisor' }).waitFor({ timeout: WAIT_MS })
+
   // deactivate: its login refused
   await editor.getByRole('button', { name: 'Deactivate' }).click()
   await editor.getByRole('status').filter({ hasText: 'Deactivated' }).waitFor({ timeout: WAIT_MS })
@@ -94,7 +102,12 @@ t.test('an admin creates an agent, edits it, revokes its sessions and deactivate
   t.equal(refused.status, 403, `a deactivated person's login is refused: ${refused.text}`)
 
   // the audit log
-  for (const action of ['security.users_create', 'security.users_status', 'security.sessions_revoke_all']) {
+  for (const action of [
+    'security.users_create',
+    'security.users_role',
+    'security.users_status',
+    'security.sessions_revoke_all',
+  ]) {
     await until(`${action} in the audit log`, async () => {
       const res = await api.get(`/api/audit/logs?action=${action}&page_size=50`, { token: admin.token })
       return (res.body.data as any[] | undefined)?.find((r) => r.resource_id === person.user.id)

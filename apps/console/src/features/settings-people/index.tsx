@@ -195,7 +195,10 @@ function EditPerson({ person, onClose }: { person: Person; onClose(): void }) {
               ))}
             </select>
           </label>
-          <button type="button" onClick={() => void run(() => changeRole(user.user_id, role), t('people.saved'))}>
+          <button
+            type="button"
+            onClick={() => void run(() => changeRole(user.user_id, role), t('people.role.changed'))}
+          >
             {t('people.role.change')}
           </button>
           {user.status === 'inactive' ? (

@@ -37,6 +37,7 @@ export const messages = defineMessages({
     'people.saved': 'Saved',
     'people.cancel': 'Close',
     'people.role.change': 'Change role',
+    'people.role.changed': 'Role changed',
     'people.deactivate': 'Deactivate',
     'people.reactivate': 'Reactivate',
     'people.revoke': 'Revoke sessions',
