@@ -21,7 +21,7 @@ export function KnowledgeScreen({ path }: { path: string }) {
   const docId = matchPath(`${BASE}/docs/:id`, path)?.id
   let body = <DocList />
   if (onMacros) body = <MacroList />
-  else if (docId) body = <DocEditor key={docId === 'new' ? 'new' : 'doc'} id={docId === 'new' ? null : docId} />
+  else if (docId) body = <DocEditor id={docId === 'new' ? null : docId} />
   return (
     <div className="kb-screen">
       <h1>{t('kb.title')}</h1>
