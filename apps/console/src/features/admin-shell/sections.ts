@@ -6,6 +6,7 @@
 import type { ComponentType } from 'react'
 import type { Access } from '../../lib/access.ts'
 import '../governance/nav-messages.ts'
+import '../supervision/nav-messages.ts'
 import '../settings-knowledge/nav-messages.ts'
 import '../settings-people/nav-messages.ts'
 
@@ -27,6 +28,15 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     // GET /api/statistics/*: statistics.read (supervisors and admins)
     allowed: (a) => a.has('statistics.read'),
     load: async () => ({ default: (await import('../reports/index.tsx')).ReportsScreen }),
+  },
+  {
+    id: 'supervision',
+    path: '/admin/supervision',
+    label: 'admin.nav.supervision',
+    // GET /api/agents, /api/session-transfer/waiting (every agent may), /api/statistics/lag (statistics.read);
+    // shown to those who watch others' work: statistics.read and workspace.supervise (supervisors, admins' `*`)
+    allowed: (a) => a.has('statistics.read') && a.has('workspace.supervise'),
+    load: async () => ({ default: (await import('../supervision/index.tsx')).SupervisionScreen }),
   },
   {
     id: 'audit',
