@@ -5,9 +5,13 @@
 // record flagged `sanitised`; the audit consumer dead-letters nothing.
 import { randomBytes } from 'node:crypto'
 import { connect } from 'node:net'
+import t from 'tap'
 import { login } from './harness/auth.ts'
 import { client, until } from './harness/http.ts'
 import { inEachMode } from './harness/modes.ts'
+
+// both run modes, the fleet started here: past tap's 120 s per file once on a loaded 2-core machine
+t.setTimeout(300_000)
 
 interface Probe {
   name: string
