@@ -3,12 +3,16 @@
 // delivering it once the consumer works again.
 import { randomBytes } from 'node:crypto'
 import { mintServiceToken } from '@switchboard/cli'
+import t from 'tap'
 import { login } from './harness/auth.ts'
 import { switchboard } from './harness/cli.ts'
 import { client, type Reply, until } from './harness/http.ts'
 import { inEachMode } from './harness/modes.ts'
 import { LIMITED_HEADER, LIMITED_PER_MINUTE } from './harness/system.ts'
 import { createTicket, realCustomer } from './harness/tickets-kit.ts'
+
+// both run modes, the fleet started here, dead letters made and replayed through the CLI: past tap's 120 s per file
+t.setTimeout(300_000)
 
 // The audit consumer runs with the bus defaults (5 deliveries, nak delays 0.2, 1, 5, 15 s): the dead letter
 // appears about 21 s after the write.
