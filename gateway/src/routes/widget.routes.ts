@@ -43,7 +43,7 @@ const NOT_BUILT =
  */
 export async function widgetRoutes(app: FastifyInstance, opts: WidgetOptions) {
   const root = resolve(opts.dir)
-  // serve: false — routing and caching are decided here; .br/.gz siblings (scripts/precompress.ts) when accepted
+  // serve: false — routing and caching are decided here; .br/.gz siblings (apps/console/scripts/precompress.ts) when accepted
   await app.register(fastifyStatic, {
     root,
     serve: false,
