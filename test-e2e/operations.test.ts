@@ -6,10 +6,10 @@ import { mintServiceToken } from '@switchboard/cli'
 import t from 'tap'
 import { login } from './harness/auth.ts'
 import { switchboard } from './harness/cli.ts'
+import { auditedCustomer, parkAuditTable } from './harness/dead-letters.ts'
 import { client, type Reply, until } from './harness/http.ts'
 import { inEachMode } from './harness/modes.ts'
 import { LIMITED_HEADER, LIMITED_PER_MINUTE } from './harness/system.ts'
-import { createTicket, realCustomer } from './harness/tickets-kit.ts'
 
 // both run modes, the fleet started here, dead letters made and replayed through the CLI: past tap's 120 s per file
 t.setTimeout(300_000)
@@ -54,35 +54,11 @@ inEachMode('operations', { liveTimeoutMs: 240_000 }, async (t, system) => {
 
   t.test('a failing audit consumer dead-letters the event; dlq replay delivers it once fixed', async (t) => {
     // The ticket's customer is a real one, known to tickets before the audit table goes: its first ticket waited
-    // for identity's event, so the one below is accepted at once.
-    const customer = await realCustomer(api, { token: admin.token }, `ops_cust_${suffix}`)
-    const first = await createTicket(
-      api,
-      { title: `Known ${suffix}`, customer_id: customer.user_id },
-      { token: agent.token },
-    )
-    t.equal(first.status, 201, first.text)
-    // and their audit records are in before the table goes, so that the one below is the only dead letter
-    for (const [action, id] of [
-      ['customers.create', customer.id],
-      ['tickets.create', first.body.id],
-    ]) {
-      await until(`audit ${action}`, async () => {
-        const res = await api.get(`/api/audit/logs?action=${action}`, { token: admin.token })
-        return (res.body.data as any[] | undefined)?.find((r) => r.resource_id === id)
-      })
-    }
-    const audit = await system.serviceDatabase('audit')
-    t.teardown(() => audit.close())
-    const parked = `audit_logs_parked_${suffix}`
-    await audit.db.schema.alterTable('audit_logs').renameTo(parked).execute()
-    let restored = false
-    const restore = async () => {
-      if (restored) return
-      restored = true
-      await audit.db.schema.alterTable(parked).renameTo('audit_logs').execute()
-    }
-    t.teardown(restore)
+    // for identity's event, so the one below is accepted at once; their audit records are in before the table goes,
+    // so that the one below is the only dead letter.
+    const tokens = { admin: admin.token, agent: agent.token }
+    const customer = await auditedCustomer(t, api, tokens, `ops_cust_${suffix}`, suffix)
+    const restore = await parkAuditTable(t, system, suffix)
 
     const created = await api.post(
       '/api/tickets',

@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto'
 import t from 'tap'
 import { login } from '../harness/auth.ts'
+import { auditedCustomer, parkAuditTable } from '../harness/dead-letters.ts'
 import { client, until } from '../harness/http.ts'
-import { createTicket, realCustomer } from '../harness/tickets-kit.ts'
 import { checkAxe, consoleSystem, launchBrowser, loginAs, newPage, WAIT_MS } from './harness.ts'
 
 const system = await consoleSystem(t)
@@ -61,33 +61,9 @@ t.test("a tenant administrator (it holds * too) is shown no Operations link: the
 })
 
 t.test('an operator inspects and replays a dead letter; it is gone and delivered once', async (t) => {
-  const customer = await realCustomer(api, { token: admin.token }, `ops_ui_${suffix}`)
-  const first = await createTicket(
-    api,
-    { title: `Known ${suffix}`, customer_id: customer.user_id },
-    { token: agent.token },
-  )
-  t.equal(first.status, 201, first.text)
-  for (const [action, id] of [
-    ['customers.create', customer.id],
-    ['tickets.create', first.body.id],
-  ]) {
-    await until(`audit ${action}`, async () => {
-      const res = await api.get(`/api/audit/logs?action=${action}`, { token: admin.token })
-      return (res.body.data as any[] | undefined)?.find((r) => r.resource_id === id)
-    })
-  }
-  const audit = await system.serviceDatabase('audit')
-  t.teardown(() => audit.close())
-  const parked = `audit_logs_parked_${suffix}`
-  await audit.db.schema.alterTable('audit_logs').renameTo(parked).execute()
-  let restored = false
-  const restore = async () => {
-    if (restored) return
-    restored = true
-    await audit.db.schema.alterTable(parked).renameTo('audit_logs').execute()
-  }
-  t.teardown(restore)
+  const tokens = { admin: admin.token, agent: agent.token }
+  const customer = await auditedCustomer(t, api, tokens, `ops_ui_${suffix}`, suffix)
+  const restore = await parkAuditTable(t, system, suffix)
 
   // two tickets whose audit records cannot be stored: one replayed on its own, the other with "Replay all"
   const ids: string[] = []
