@@ -11,4 +11,6 @@ export const StatisticsErrors = {
   BadZone: createError('VALIDATION_FAILED', 'querystring.tz: %s is not a known IANA time zone', 400),
   /** end_date before start_date, or more days than a report covers */
   BadRange: createError('STATISTICS_INVALID_RANGE', 'querystring.%s: %s', 400),
+  /** a tz= other than UTC on a report of DailyStats, whose rows are UTC days */
+  UtcOnly: createError('VALIDATION_FAILED', 'querystring.tz: %s: DailyStats counts UTC days; give UTC or no tz', 400),
 }

@@ -21,13 +21,13 @@ import { dayIn, dayStartIn } from '../domain/zones.ts'
 import type { AgentPerformance, Dashboard, KeyCount, TimeRangeDay } from '../schemas/statistics.schemas.ts'
 import { type Range, UTC } from './range.ts'
 
-const unscoped = (scope: Scope) => !scope.tenant_id && !scope.workspace_id
+export const unscoped = (scope: Scope) => !scope.tenant_id && !scope.workspace_id
 
 /**
  * UTC days are read from the aggregates per day; another zone's days are not whole UTC days, so they are read from
  * the raw rows (grouped by UTC quarter hour).
  */
-const grainOf = (range: Range): Grain => (range.tz === UTC ? 'day' : 'quarter')
+export const grainOf = (range: Range): Grain => (range.tz === UTC ? 'day' : 'quarter')
 
 /**
  * The spec's metric definitions, each over the read models within `scope` (empty = every tenant). "Today" starts at
@@ -61,7 +61,7 @@ export async function dashboard(svc: StatisticsService, scope: Scope, now: Date,
 }
 
 /** Adds up per-key figures into the days they fall on: UTC days are keys already; a zone's are quarter hours. */
-function byDay(figures: PerKey, tz: string): PerKey {
+export function byDay(figures: PerKey, tz: string): PerKey {
   if (tz === UTC) return figures
   const days: PerKey = new Map()
   for (const [key, value] of figures) {

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { errorResponses, type RouteModule, scopeOf } from '@switchboard/platform'
+import { aiUsage, slaViolations } from '../commands/day-series.commands.ts'
 import { optionalRangeOf, rangeOf, zoneOf } from '../commands/range.ts'
 import {
   agentPerformanceReport,
@@ -13,10 +14,12 @@ import type { StatisticsService } from '../context.ts'
 import {
   AgentPerformance,
   AgentPerformanceQuery,
+  AiUsageDay,
   Dashboard,
   KeyCount,
   OptionalRangeQuery,
   RangeQuery,
+  SlaViolationsDay,
   TimeRangeDay,
   ZoneQuery,
 } from '../schemas/statistics.schemas.ts'
@@ -47,6 +50,20 @@ export const reportRoutes: RouteModule<StatisticsService> = async (app, svc) => 
       },
     },
     async (request) => agentPerformanceReport(svc, scopeOf(request), rangeOf(request.query), request.query.limit),
+  )
+
+  // beside the spec's time range, two more per-day series the console charts (README "Endpoints")
+  app.get(
+    '/api/statistics/sla-violations',
+    {
+      schema: { querystring: RangeQuery, response: { 200: Type.Array(SlaViolationsDay), ...errorResponses(400, 401) } },
+    },
+    async (request) => slaViolations(svc, scopeOf(request), rangeOf(request.query)),
+  )
+  app.get(
+    '/api/statistics/ai-usage',
+    { schema: { querystring: RangeQuery, response: { 200: Type.Array(AiUsageDay), ...errorResponses(400, 401) } } },
+    async (request) => aiUsage(svc, scopeOf(request), rangeOf(request.query)),
   )
 
   const grouped = {

@@ -102,6 +102,18 @@ export type AgentPerformance = Static<typeof AgentPerformance>
 export const KeyCount = Type.Object({ key: Type.String(), count: Count })
 export type KeyCount = Static<typeof KeyCount>
 
+export const SlaViolationsDay = Type.Object({ date: Type.String(), sla_violations: Count })
+export type SlaViolationsDay = Static<typeof SlaViolationsDay>
+
+/** DailyStats' AI counters of a UTC day (0 in a scoped view: DailyStats has no tenant) */
+export const AiUsageDay = Type.Object({
+  date: Type.String(),
+  ai_usage_count: Count,
+  knowledge_provider_usage_count: Count,
+  compat_provider_usage_count: Count,
+})
+export type AiUsageDay = Static<typeof AiUsageDay>
+
 export const DailyStats = Type.Object({
   date: Type.String(),
   total_sessions: Count,
