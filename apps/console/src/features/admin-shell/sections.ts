@@ -9,6 +9,7 @@ import '../governance/nav-messages.ts'
 import '../supervision/nav-messages.ts'
 import '../settings-knowledge/nav-messages.ts'
 import '../settings-people/nav-messages.ts'
+import '../settings-workspaces/nav-messages.ts'
 
 export interface AdminSection {
   id: string
@@ -79,6 +80,15 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     // /api/knowledge-docs (knowledge.*) and /api/macros (macros.*): agents read both, so the screen is for writers
     allowed: (a) => a.has('knowledge.write') || a.has('macros.write'),
     load: async () => ({ default: (await import('../settings-knowledge/index.tsx')).KnowledgeScreen }),
+  },
+  {
+    id: 'workspaces',
+    path: '/admin/workspaces',
+    label: 'admin.nav.workspaces',
+    // /api/security/tenants*: security.read to read, and writes a platform administrator's (identity refuses a
+    // tenant administrator, who holds `*` too); the screen shows writes only to a session bound to no tenant
+    allowed: (a) => a.kind === 'admin' && a.platform && a.has('security.read'),
+    load: async () => ({ default: (await import('../settings-workspaces/index.tsx')).WorkspacesScreen }),
   },
 ]
 
