@@ -1,5 +1,6 @@
 /** The tickets screen's reads and writes (services/tickets/README.md): list, one ticket, comments, status, SLA. */
 import { ApiError, api, type Page } from '../../lib/http.ts'
+import type { ShowWhen } from './show-when.ts'
 
 export const STATUSES = ['open', 'assigned', 'in_progress', 'resolved', 'closed'] as const
 export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const
@@ -12,6 +13,7 @@ export interface Ticket {
   status: TicketStatus
   priority: string
   category: string
+  source?: string
   customer_id: string
   agent_id: string | null
   tags: string[]
@@ -35,6 +37,10 @@ export interface CustomField {
   key: string
   name?: string | null
   type: string
+  required?: boolean
+  active?: boolean
+  options?: string[]
+  show_when?: ShowWhen | null
 }
 
 export interface Violation {
@@ -93,6 +99,10 @@ export const addComment = (id: string, content: string) =>
 
 export const setStatus = (id: string, status: TicketStatus) =>
   api<Ticket>(`/api/tickets/${encodeURIComponent(id)}`, { method: 'PUT', body: { status } })
+
+/** `custom_fields` merge: a key replaces its value, `null` removes it (README "Custom fields"). */
+export const setCustomFields = (id: string, custom_fields: Record<string, unknown>) =>
+  api<Ticket>(`/api/tickets/${encodeURIComponent(id)}`, { method: 'PUT', body: { custom_fields } })
 
 export const closeTicket = (id: string) =>
   api<Ticket>(`/api/tickets/${encodeURIComponent(id)}/close`, { method: 'POST', body: {} })

@@ -11,6 +11,7 @@ import { Link } from '../../lib/router.tsx'
 import { ErrorText, Loading } from '../../ui/status.tsx'
 import { assignTicket, closeTicket, getTicket, setStatus, type Ticket, TRANSITIONS, ticketKeys } from './api.ts'
 import { TicketComments } from './ticket-comments.tsx'
+import { TicketFieldsForm } from './ticket-fields-form.tsx'
 import { TicketSla } from './ticket-sla.tsx'
 import './messages.ts'
 
@@ -116,6 +117,7 @@ export function TicketDetail({ id }: { id: string }) {
               </dl>
             )}
           </section>
+          <TicketFieldsForm ticket={data} />
           <StatusActions ticket={data} />
           <TicketSla ticket={data} />
           <TicketComments id={data.id} />
