@@ -9,6 +9,7 @@ import '../governance/nav-messages.ts'
 import '../supervision/nav-messages.ts'
 import '../settings-knowledge/nav-messages.ts'
 import '../settings-people/nav-messages.ts'
+import '../settings-fields/nav-messages.ts'
 import '../settings-workspaces/nav-messages.ts'
 
 export interface AdminSection {
@@ -89,6 +90,14 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     // tenant administrator, who holds `*` too); the screen shows writes only to a session bound to no tenant
     allowed: (a) => a.kind === 'admin' && a.platform && a.has('security.read'),
     load: async () => ({ default: (await import('../settings-workspaces/index.tsx')).WorkspacesScreen }),
+  },
+  {
+    id: 'fields',
+    path: '/admin/fields',
+    label: 'admin.nav.fields',
+    // writes to /api/custom-fields: custom_fields.write (admins); agents hold custom_fields.read only
+    allowed: (a) => a.has('custom_fields.write'),
+    load: async () => ({ default: (await import('../settings-fields/index.tsx')).FieldsScreen }),
   },
 ]
 
