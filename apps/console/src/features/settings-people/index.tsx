@@ -20,6 +20,7 @@ import {
   updateAgent,
 } from './api.ts'
 import './messages.ts'
+import { ShiftWeek } from './shifts.tsx'
 
 const keys = { all: ['settings-people'] as const }
 const ROLES = ['agent', 'supervisor', 'admin'] as const
@@ -223,6 +224,7 @@ function EditPerson({ person, onClose }: { person: Person; onClose(): void }) {
       )}
       {note && <p role="status">{note}</p>}
       {error !== null && <ErrorText error={error} />}
+      {access.has('shift.read') && <ShiftWeek userId={agent.user_id} name={name} />}
       <button type="button" onClick={onClose}>
         {t('people.cancel')}
       </button>
