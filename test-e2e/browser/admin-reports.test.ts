@@ -1,7 +1,9 @@
-// The admin area's Reports in a real browser (Debian's Chromium) against the embedded default: tickets and ratings
-// made through the API, then an admin opens Reports from the navigation rail and every number shown — the key
-// figures, the activity and satisfaction per day, agent performance — equals statistics' answer for the same range
-// and zone; the CSV download is the table shown; a narrower range asks again. An agent sees no Reports link, the
+// The admin area's Reports in a real browser (Debian's Chromium) against the embedded default: tickets (with
+// categories and priorities, one past its SLA), ratings and an AI answer made through the API, then an admin opens
+// Reports from the navigation rail and every number shown — the key figures, the activity, satisfaction, SLA
+// violations and AI usage per day, tickets by category and priority, customers by source, agent performance —
+// equals statistics' answer for the same range and zone; the CSV downloads are the tables shown; a ticket made while
+// the page is open shows without a reload (polling); a narrower range asks again. An agent sees no Reports link, the
 // typed address says "Not permitted", and the API refuses it anyway. Waits are on roles, names and texts only.
 
 import { randomBytes } from 'node:crypto'
@@ -9,24 +11,35 @@ import { readFile } from 'node:fs/promises'
 import t from 'tap'
 import { login } from '../harness/auth.ts'
 import { client, until } from '../harness/http.ts'
+import { platformOperator } from '../harness/platform-operator.ts'
 import { createTicket, realCustomer } from '../harness/tickets-kit.ts'
 import { checkAxe, consoleSystem, launchBrowser, loginAs, newPage, WAIT_MS } from './harness.ts'
 
-const system = await consoleSystem(t)
+// the SLA monitor looks every 200 ms (configs count in minutes: a ticket's creation is moved back instead)
+const system = await consoleSystem(t, 'embedded', { env: { SLA_MONITOR_INTERVAL_MS: '200' } })
 const browser = await launchBrowser(t)
 const api = client(system.url)
 const suffix = randomBytes(3).toString('hex')
 const admin = await login(api, system.admin.username, system.admin.password)
 const agent = await login(api, system.agent.username, system.agent.password)
 const fmt = new Intl.NumberFormat('en')
+// DailyStats (AI usage) has no tenant: the demo admin's token is scoped to the demo workspace and reads 0 there,
+// a platform operator bound to no tenant reads the system's counters
+const operator = await platformOperator(system, api, suffix)
 
 t.test('an admin reads Reports: the numbers shown are the API answers for the same range', async (t) => {
   const customer = await realCustomer(api, { token: admin.token }, `reports_ui_${suffix}`)
   const ids: string[] = []
+  const kinds = [
+    ['billing', 'high'],
+    ['billing', 'low'],
+    ['technical', 'urgent'],
+  ] as const
   for (let i = 0; i < 3; i++) {
+    const [category, priority] = kinds[i]!
     const res = await createTicket(
       api,
-      { title: `Reports UI ${suffix} ${i}`, customer_id: customer.user_id },
+      { title: `Reports UI ${suffix} ${i}`, customer_id: customer.user_id, category, priority },
       { token: agent.token },
     )
     t.equal(res.status, 201, res.text)
@@ -41,13 +54,66 @@ t.test('an admin reads Reports: the numbers shown are the API answers for the sa
   }
   const closed = await api.post(`/api/tickets/${ids[2]}/close`, { reason: 'reports ui' }, { token: agent.token })
   t.equal(closed.status, 200, closed.text)
+  // an SLA violation: a config for urgent tickets, a ticket made five minutes old, the monitor finds it on its own
+  const demo = { 'x-tenant-id': system.tenant_id, 'x-workspace-id': system.workspace_id }
+  const config = await api.post(
+    '/api/sla/configs',
+    { name: `Reports ${suffix}`, priority: 'urgent', first_response_time: 1, resolution_time: 3, escalation_time: 2 },
+    { token: admin.token, headers: demo },
+  )
+  t.equal(config.status, 201, config.text)
+  const late = await createTicket(
+    api,
+    { title: `Reports late ${suffix}`, customer_id: customer.user_id, category: 'technical', priority: 'urgent' },
+    { token: agent.token },
+  )
+  t.equal(late.status, 201, late.text)
+  const db = await system.serviceDatabase('tickets')
+  try {
+    const at = new Date(Date.now() - 5 * 60_000).toISOString()
+    await db.db.updateTable('tickets').set({ created_at: at }).where('id', '=', late.body.id).execute()
+  } finally {
+    await db.close()
+  }
+  await until('the SLA monitor records the breach', async () => {
+    const r = await api.get(`/api/sla/violations?ticket_id=${late.body.id}`, { token: admin.token, headers: demo })
+    return r.body?.total >= 1 ? true : undefined
+  })
+  // an AI answer (whatever its strategy, a hand-over included, it counts as usage)
+  const asked = await api.post(
+    '/api/v1/ai/query',
+    { query: `reports ${suffix}` },
+    { token: admin.token, headers: demo },
+  )
+  t.equal(asked.status, 200, asked.text)
   // statistics has projected all of it: the dashboard counts our tickets and ratings, no projection behind
   await until('statistics caught up', async () => {
     const [dash, lag] = await Promise.all([
       api.get('/api/statistics/dashboard', { token: admin.token }),
       api.get('/api/statistics/lag', { token: admin.token }),
     ])
-    return dash.body.total_tickets >= 3 && dash.body.customer_satisfaction > 0 && lag.body.caught_up ? true : undefined
+    const today = new Date().toISOString().slice(0, 10)
+    const q = `start_date=${today}&end_date=${today}`
+    const [sla, ai] = await Promise.all([
+      api.get(`/api/statistics/sla-violations?${q}`, { token: admin.token }),
+      api.get(`/api/statistics/ai-usage?${q}`, { token: operator.login.token }),
+    ])
+    const state = {
+      total_tickets: dash.body.total_tickets,
+      customer_satisfaction: dash.body.customer_satisfaction,
+      caught_up: lag.body.caught_up,
+      sla_violations: sla.body[0]?.sla_violations,
+      ai_usage_count: ai.body[0]?.ai_usage_count,
+    }
+    const done =
+      state.total_tickets >= 4 &&
+      state.customer_satisfaction > 0 &&
+      state.caught_up &&
+      state.sla_violations >= 1 &&
+      state.ai_usage_count >= 1
+    // the figures seen so far are the error's message should the wait time out
+    if (!done) throw new Error(JSON.stringify(state))
+    return true
   })
 
   const page = await newPage(t, browser, system)
@@ -106,7 +172,64 @@ t.test('an admin reads Reports: the numbers shown are the API answers for the sa
     (days.body as any[]).some((d) => d.customer_satisfaction > 0),
     'a day with ratings',
   )
-  t.equal(await page.locator('.reports-chart canvas').count(), 2, 'two charts drawn (uPlot canvases)')
+  t.equal(await page.locator('.reports-chart canvas').count(), 7, 'seven charts drawn (uPlot canvases)')
+
+  // SLA violations and AI usage per day: each table row by row as the API answers the same days
+  const [sla, ai, category, priority, source] = await Promise.all([
+    api.get(`/api/statistics/sla-violations?${q}`, { token: admin.token }),
+    api.get(`/api/statistics/ai-usage?start_date=${start}&end_date=${end}`, { token: admin.token }),
+    api.get(`/api/statistics/ticket-category?${q}`, { token: admin.token }),
+    api.get(`/api/statistics/ticket-priority?${q}`, { token: admin.token }),
+    api.get('/api/statistics/customer-source', { token: admin.token }),
+  ])
+  t.same(
+    await cells(page.getByRole('table', { name: 'SLA violations per day, table' })),
+    (sla.body as any[]).map((d) => [d.date, fmt.format(d.sla_violations)]),
+    'SLA violations per day equal the API',
+  )
+  t.ok(
+    (sla.body as any[]).some((d) => d.sla_violations >= 1),
+    'the breach counted (not a table of zeros)',
+  )
+  t.same(
+    await cells(page.getByRole('table', { name: 'AI usage per day, table' })),
+    (ai.body as any[]).map((d) => [
+      d.date,
+      fmt.format(d.ai_usage_count),
+      fmt.format(d.knowledge_provider_usage_count),
+      fmt.format(d.compat_provider_usage_count),
+    ]),
+    'AI usage per day equals the API',
+  )
+  t.ok(
+    (ai.body as any[]).every((d) => d.ai_usage_count === 0),
+    "the demo admin's scoped view holds 0 AI usage (DailyStats has no tenant)",
+  )
+  await page.getByText('Daily statistics have no tenant: a tenant’s or workspace’s view shows 0.').waitFor()
+  const keyed = (body: any[]) => body.map((r) => [r.key || '(none)', fmt.format(r.count)])
+  t.same(
+    await cells(page.getByRole('table', { name: 'Tickets by category, table' })),
+    keyed(category.body),
+    'tickets by category equal the API',
+  )
+  t.ok(category.body.find((r: any) => r.key === 'billing')?.count >= 2, 'our billing tickets counted')
+  t.same(
+    await cells(page.getByRole('table', { name: 'Tickets by priority, table' })),
+    keyed(priority.body),
+    'tickets by priority equal the API',
+  )
+  t.ok(priority.body.find((r: any) => r.key === 'urgent')?.count >= 2, 'our urgent tickets counted')
+  t.same(
+    await cells(page.getByRole('table', { name: 'Customers by source, table' })),
+    keyed(source.body),
+    'customers by source equal the API',
+  )
+  t.ok(source.body.length >= 1, 'customers counted by source')
+  t.same(await page.locator('[data-figure="statistics_lag"]').count(), 0, 'caught up: no lag shown')
+  await page
+    .getByRole('status')
+    .filter({ hasText: /^Updated / })
+    .waitFor({ timeout: WAIT_MS })
 
   const agentTable = page.getByRole('table', { name: 'Agent performance' })
   if ((agents.body as any[]).length) {
@@ -142,7 +265,29 @@ t.test('an admin reads Reports: the numbers shown are the API answers for the sa
   ]
   t.same(csv.split('\r\n').filter(Boolean), expectedCsv, "the CSV's lines are the API's days")
   await page.getByRole('status').filter({ hasText: 'CSV downloaded' }).waitFor({ timeout: WAIT_MS })
+  const slaDownload = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Download CSV: Tickets by priority' }).click()
+  const slaCsv = await readFile((await (await slaDownload).path())!, 'utf8')
+  t.same(
+    slaCsv.split('\r\n').filter(Boolean),
+    ['Priority,Tickets', ...(priority.body as any[]).map((r) => `${r.key},${r.count}`)],
+    "the priority CSV is the API's counts",
+  )
   await checkAxe(t, page, 'the reports page')
+
+  // live: a ticket of a new category made while the page is open shows without a reload (the 15 s poll)
+  const fresh = `live-${suffix}`
+  const made = await createTicket(
+    api,
+    { title: `Reports live ${suffix}`, customer_id: customer.user_id, category: fresh },
+    { token: agent.token },
+  )
+  t.equal(made.status, 201, made.text)
+  await page
+    .getByRole('table', { name: 'Tickets by category, table' })
+    .getByRole('rowheader', { name: fresh })
+    .waitFor({ timeout: 60_000 })
+  t.pass('the new category appeared without a reload')
 
   // a narrower range: the last day alone
   await form.getByLabel('From').fill(end)
@@ -165,6 +310,40 @@ t.test('an admin reads Reports: the numbers shown are the API answers for the sa
     ]),
     'one day, as the API answers it',
   )
+})
+
+t.test('a platform operator (no tenant) reads the system-wide AI usage the API gives it', async (t) => {
+  const page = await newPage(t, browser, system)
+  await loginAs(page, operator)
+  await page.goto('/admin/reports')
+  const table = page.getByRole('table', { name: 'AI usage per day, table' })
+  await table.waitFor({ timeout: WAIT_MS })
+  await page.getByText('UTC days, all tenants (daily statistics have no tenant).').waitFor({ timeout: WAIT_MS })
+  const form = page.getByRole('form', { name: 'Date range' })
+  const start = await form.getByLabel('From').inputValue()
+  const end = await form.getByLabel('To').inputValue()
+  const ai = await api.get(`/api/statistics/ai-usage?start_date=${start}&end_date=${end}`, {
+    token: operator.login.token,
+  })
+  t.equal(ai.status, 200, ai.text)
+  t.ok(
+    (ai.body as any[]).some((d) => d.ai_usage_count >= 1),
+    'the AI answer counted system-wide',
+  )
+  const rows = await Promise.all(
+    (await table.locator('tbody tr').all()).map((r) => r.locator('th, td').allTextContents()),
+  )
+  t.same(
+    rows,
+    (ai.body as any[]).map((d) => [
+      d.date,
+      fmt.format(d.ai_usage_count),
+      fmt.format(d.knowledge_provider_usage_count),
+      fmt.format(d.compat_provider_usage_count),
+    ]),
+    'AI usage per day equals the API',
+  )
+  await checkAxe(t, page, 'the reports page of a platform operator')
 })
 
 t.test('an agent sees no Reports link; /admin/reports says not permitted and the API refuses it', async (t) => {

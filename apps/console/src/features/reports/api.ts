@@ -36,7 +36,36 @@ export interface RatingStats {
   rating_distribution: Record<string, number>
 }
 
+/** grouped counts (ticket-category, ticket-priority, customer-source), most first */
+export interface KeyCount {
+  key: string
+  count: number
+}
+
+export interface SlaDay {
+  date: string
+  sla_violations: number
+}
+
+/** DailyStats' AI counters of a UTC day (0 in a scoped view: DailyStats has no tenant) */
+export interface AiDay {
+  date: string
+  ai_usage_count: number
+  knowledge_provider_usage_count: number
+  compat_provider_usage_count: number
+}
+
+export interface Lag {
+  caught_up: boolean
+  projections: { projection: string; lag_seconds: number; pending: boolean; rebuilding: boolean }[]
+}
+
 export const reportKeys = {
+  all: ['reports'] as const,
+  grouped: (what: string, r: Range | null) => ['reports', 'grouped', what, r] as const,
+  sla: (r: Range) => ['reports', 'sla', r] as const,
+  ai: (r: Range) => ['reports', 'ai', r] as const,
+  lag: ['reports', 'lag'] as const,
   ratings: (r: Range) => ['reports', 'ratings', r] as const,
   dashboard: (tz: string) => ['reports', 'dashboard', tz] as const,
   days: (r: Range) => ['reports', 'days', r] as const,
@@ -51,6 +80,21 @@ export const getDays = (r: Range, signal?: AbortSignal) =>
 
 export const getAgents = (r: Range, signal?: AbortSignal) =>
   api<AgentRow[]>('/api/statistics/agent-performance', { query: { ...r, limit: 100 }, signal })
+
+export const getGrouped = (what: 'ticket-category' | 'ticket-priority', r: Range, signal?: AbortSignal) =>
+  api<KeyCount[]>(`/api/statistics/${what}`, { query: { ...r }, signal })
+
+/** customer records by source: a count of now, no days */
+export const getSources = (signal?: AbortSignal) => api<KeyCount[]>('/api/statistics/customer-source', { signal })
+
+export const getSla = (r: Range, signal?: AbortSignal) =>
+  api<SlaDay[]>('/api/statistics/sla-violations', { query: { ...r }, signal })
+
+/** DailyStats' rows are UTC days: the range's dates are asked as UTC days (no tz) */
+export const getAi = (r: Range, signal?: AbortSignal) =>
+  api<AiDay[]>('/api/statistics/ai-usage', { query: { start_date: r.start_date, end_date: r.end_date }, signal })
+
+export const getLag = (signal?: AbortSignal) => api<Lag>('/api/statistics/lag', { signal })
 
 /** tickets' rating statistics (satisfaction.read); its days are UTC days: the service takes no zone. */
 export const getRatings = (r: Range, signal?: AbortSignal) =>

@@ -1,6 +1,7 @@
 /**
- * A uPlot line chart of per-day series (canvas; the table beside it carries the same numbers for screen readers, so
- * the chart is one labelled image). Colours from the theme's CSS variables, read when drawn.
+ * uPlot charts: per-day lines and per-key bars (canvas; the table beside each carries the same numbers for screen
+ * readers, so a chart is one labelled image). Colours from the theme's CSS variables, read when drawn, so light and
+ * dark themes each draw in their own tokens.
  */
 import { useEffect, useRef } from 'react'
 import uPlot from 'uplot'
@@ -13,7 +14,23 @@ export interface Series {
   color: string
 }
 
+const HEIGHT = 220
 const cssVar = (el: Element, name: string) => getComputedStyle(el).getPropertyValue(name).trim() || 'currentColor'
+
+/** Keeps a drawn plot as wide as its box; the returned cleanup destroys it. */
+function attach(el: HTMLDivElement, plot: uPlot): () => void {
+  const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, el.clientWidth), height: HEIGHT }))
+  resize.observe(el)
+  return () => {
+    resize.disconnect()
+    plot.destroy()
+  }
+}
+
+const axisOf = (el: Element) => {
+  const grid = cssVar(el, '--border')
+  return { stroke: cssVar(el, '--fg-muted'), grid: { stroke: grid }, ticks: { stroke: grid } }
+}
 
 export function DayChart({ days, series, label }: { days: string[]; series: Series[]; label: string }) {
   const box = useRef<HTMLDivElement>(null)
@@ -21,13 +38,11 @@ export function DayChart({ days, series, label }: { days: string[]; series: Seri
     const el = box.current
     if (!el) return
     const xs = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000)
-    const fg = cssVar(el, '--fg-muted')
-    const grid = cssVar(el, '--border')
-    const axis = { stroke: fg, grid: { stroke: grid }, ticks: { stroke: grid } }
+    const axis = axisOf(el)
     const plot = new uPlot(
       {
         width: Math.max(280, el.clientWidth),
-        height: 220,
+        height: HEIGHT,
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         series: [{}, ...series.map((s) => ({ label: s.label, stroke: cssVar(el, s.color), width: 2 }))],
         axes: [axis, axis],
@@ -37,12 +52,40 @@ export function DayChart({ days, series, label }: { days: string[]; series: Seri
       [xs, ...series.map((s) => s.values)],
       el,
     )
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, el.clientWidth), height: 220 }))
-    resize.observe(el)
-    return () => {
-      resize.disconnect()
-      plot.destroy()
-    }
+    return attach(el, plot)
   }, [days, series])
+  return <div ref={box} className="reports-chart" role="img" aria-label={label} />
+}
+
+/** Counts per key (category, priority, source) as bars, keys along the x axis in the order given. */
+export function BarChart({ keys, counts, label }: { keys: string[]; counts: number[]; label: string }) {
+  const box = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const el = box.current
+    if (!el) return
+    const axis = axisOf(el)
+    const fill = cssVar(el, '--accent')
+    const bars = uPlot.paths.bars?.({ size: [0.6, 64] })
+    const plot = new uPlot(
+      {
+        width: Math.max(280, el.clientWidth),
+        height: HEIGHT,
+        scales: {
+          x: { time: false, range: () => [-0.5, keys.length - 0.5] },
+          y: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil(max * 1.1))] },
+        },
+        series: [{}, { label, fill, stroke: fill, paths: bars, points: { show: false } }],
+        axes: [
+          { ...axis, splits: () => keys.map((_, i) => i), values: (_u, splits) => splits.map((i) => keys[i] ?? '') },
+          axis,
+        ],
+        legend: { show: false },
+        cursor: { show: false },
+      },
+      [keys.map((_, i) => i), counts],
+      el,
+    )
+    return attach(el, plot)
+  }, [keys, counts, label])
   return <div ref={box} className="reports-chart" role="img" aria-label={label} />
 }
