@@ -1,5 +1,7 @@
 // The admin area's People section in a real browser (Debian's Chromium) against the embedded default: the admin
-// creates an agent (the set-password link shown once, and the API redeems it once), edits its capacity, skills and
+// creates an agent (the set-password link shown once; opened in a fresh browser context it leads to the console's
+// set-password page, where the person sets a password — a mismatch refused in words — and logs in with it; a second
+// use is refused on the page and by the API), edits its capacity, skills and
 // department (the API shows the new values), revokes its sessions (its token then refused by the gateway) and
 // deactivates it (its login then refused), and the audit log has the changes; an agent sees no People link, the URL
 // says "Not permitted" and the API refuses it. axe clean. Every wait is on a role, a name or a text: no sleeps.
@@ -8,7 +10,16 @@ import { randomBytes } from 'node:crypto'
 import t from 'tap'
 import { login } from '../harness/auth.ts'
 import { client, until } from '../harness/http.ts'
-import { checkAxe, consoleSystem, launchBrowser, loginAs, newPage, WAIT_MS } from './harness.ts'
+import {
+  checkAxe,
+  consoleSystem,
+  launchBrowser,
+  loginAs,
+  newPage,
+  shellReady,
+  submitLogin,
+  WAIT_MS,
+} from './harness.ts'
 
 const system = await consoleSystem(t)
 const browser = await launchBrowser(t)
@@ -40,7 +51,7 @@ t.test('an admin creates an agent, edits it, revokes its sessions and deactivate
   await linkBox.waitFor({ timeout: WAIT_MS })
   t.ok(await linkBox.getByRole('button', { name: 'Copy link' }).isVisible(), 'a copy button')
   const link = new URL(await linkBox.getByRole('textbox', { name: 'Set-password link' }).inputValue())
-  t.equal(link.pathname, '/api/v1/auth/set-password', "the link names identity's set-password route")
+  t.equal(link.pathname, '/set-password', "the link leads to the console's set-password page")
   const token = link.searchParams.get('token') ?? ''
   t.ok(token.length >= 20, 'the link carries a token')
   await checkAxe(t, page, 'the one-time link')
@@ -48,9 +59,34 @@ t.test('an admin creates an agent, edits it, revokes its sessions and deactivate
   await linkBox.waitFor({ state: 'detached', timeout: WAIT_MS })
   t.equal(await page.getByText(token).count(), 0, 'the link is gone once dismissed')
 
+  // the recipient opens the link in a browser of their own, sets a password and logs in with it
   const password = `Pw-${suffix}-people-1!`
-  const set = await api.post('/api/v1/auth/set-password', { token, password })
-  t.equal(set.status, 200, `the link sets the password: ${set.text}`)
+  const theirs = await newPage(t, browser, system)
+  await theirs.goto(link.pathname + link.search)
+  const setForm = theirs.getByRole('form', { name: 'Set your password' })
+  await setForm.waitFor({ timeout: WAIT_MS })
+  await checkAxe(t, theirs, 'the set-password page')
+  await setForm.getByLabel('New password').fill(password)
+  await setForm.getByLabel('Repeat the password').fill(`${password}?`)
+  await setForm.getByRole('button', { name: 'Set password' }).click()
+  await setForm.getByRole('alert').filter({ hasText: 'The two passwords differ.' }).waitFor({ timeout: WAIT_MS })
+  await setForm.getByLabel('Repeat the password').fill(password)
+  await setForm.getByRole('button', { name: 'Set password' }).click()
+  await setForm
+    .getByRole('status')
+    .filter({ hasText: `Password set for ${username}.` })
+    .waitFor({ timeout: WAIT_MS })
+  t.equal(new URL(theirs.url()).search, '', 'the used token leaves the address bar')
+  await setForm.getByRole('button', { name: 'Go to log in' }).click()
+  await submitLogin(theirs, { username, password })
+  await shellReady(theirs)
+  t.pass('the new agent logs in to the console with the password it set')
+  // a second use, on the page: refused in words
+  await theirs.goto(link.pathname + link.search)
+  await setForm.getByLabel('New password').fill(`${password}x`)
+  await setForm.getByLabel('Repeat the password').fill(`${password}x`)
+  await setForm.getByRole('button', { name: 'Set password' }).click()
+  await setForm.getByRole('alert').filter({ hasText: 'This link is not valid' }).waitFor({ timeout: WAIT_MS })
   const again = await api.post('/api/v1/auth/set-password', { token, password: `${password}x` })
   t.equal(again.status, 400, 'a second use is refused')
   t.equal(again.body.code ?? again.body.error, 'IDENTITY_SET_PASSWORD_TOKEN_INVALID', again.text)

@@ -23,6 +23,10 @@ import './features/tickets/messages.ts'
 
 // the tickets screen is its own chunk: the first load (the inbox) does not carry it
 const TicketsScreen = lazy(async () => ({ default: (await import('./features/tickets/index.tsx')).TicketsScreen }))
+// the set-password page (a one-time link's destination) likewise
+const SetPasswordPage = lazy(async () => ({
+  default: (await import('./features/set-password/index.tsx')).SetPasswordPage,
+}))
 
 /** The shell's navigation between the inbox and the tickets screen. */
 function Nav({ path }: { path: string }) {
@@ -85,6 +89,15 @@ function Shell() {
 function Routes() {
   const { status } = useAuth()
   const { t } = useI18n()
+  const path = usePath()
+  // the one-time link's page is for its recipient, signed in or not
+  if (path === '/set-password') {
+    return (
+      <Suspense fallback={<Loading label={t('shell.loading')} />}>
+        <SetPasswordPage />
+      </Suspense>
+    )
+  }
   if (status === 'restoring') return <Loading label={t('shell.loading')} />
   if (status === 'anonymous') return <LoginPage />
   return <Shell />

@@ -30,7 +30,8 @@ function OneTimeLink({ created, onDone }: { created: Created; onDone(): void }) 
   const [copied, setCopied] = useState(false)
   const sp = created.set_password
   if (!sp) return null
-  const link = `${window.location.origin}${sp.path}?token=${encodeURIComponent(sp.token)}`
+  // the console's page for it (features/set-password), which redeems the token at identity's `sp.path`
+  const link = `${window.location.origin}/set-password?token=${encodeURIComponent(sp.token)}`
   return (
     <section aria-label={t('people.link')} className="admin-card">
       <h2>{t('people.link')}</h2>
