@@ -11,6 +11,7 @@ import '../settings-knowledge/nav-messages.ts'
 import '../settings-people/nav-messages.ts'
 import '../settings-fields/nav-messages.ts'
 import '../settings-workspaces/nav-messages.ts'
+import '../settings-service/nav-messages.ts'
 
 export interface AdminSection {
   id: string
@@ -98,6 +99,15 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     // writes to /api/custom-fields: custom_fields.write (admins); agents hold custom_fields.read only
     allowed: (a) => a.has('custom_fields.write'),
     load: async () => ({ default: (await import('../settings-fields/index.tsx')).FieldsScreen }),
+  },
+  {
+    id: 'service',
+    path: '/admin/service',
+    label: 'admin.nav.service',
+    // /api/sla/configs and business hours (writes sla.write; agents read sla only), /api/tickets/settings (writes
+    // tickets.settings): shown to those who may change them
+    allowed: (a) => a.has('sla.write') || a.has('tickets.settings'),
+    load: async () => ({ default: (await import('../settings-service/index.tsx')).ServiceScreen }),
   },
 ]
 
