@@ -284,6 +284,55 @@ inEachMode('config governance', { replicas: 2, gatewayReplicas: 1 }, async (t, s
     t.comment(`live effect: ${tenantMs} / ${wsMs} / ${backMs} ms`)
   })
 
+  t.test('a proposed high-risk change waits in the approvals list for a second administrator', async (t) => {
+    const current = (await api.get(ws, first)).body.config
+    const body = {
+      llm: { ...current.llm, timeout_ms: 12_345 },
+      change_ref: `P-${suffix}`,
+      reason: 'slower provider',
+    }
+    const preview = await api.post(`${ws}/preview`, body, first)
+    t.equal(preview.status, 200, preview.text)
+    t.match(preview.body, { change_risk: { risk_level: 'high', changed_paths: ['llm.timeout_ms'] } })
+    const proposed = await api.post(`${ws}/pending`, body, first)
+    t.equal(proposed.status, 201, proposed.text)
+    const id = proposed.body.id as string
+    t.match(proposed.body, { status: 'pending', actions: { approve: false, withdraw: true } })
+    // waiting: every replica answers the old value
+    for (let i = 0; i < 4; i++) t.not((await api.get(ws, second)).body.config.llm?.timeout_ms, 12_345, 'not applied')
+    const listed = await api.get(`${ws}/pending`, second)
+    t.match(
+      listed.body.data.find((p: any) => p.id === id),
+      { proposer_user_id: admin.user.id, actions: { approve: true } },
+    )
+    const own = await api.post(`${ws}/pending/${id}/approve`, { notes: 'mine' }, first)
+    t.equal(own.status, 403)
+    t.equal(own.body.code, 'APPROVAL_SAME_ACTOR')
+    // another tenant, and another workspace of this one, answer as for a missing change
+    const otherTenant = { token: service, headers: { 'x-tenant-id': `other-${suffix}`, 'x-workspace-id': 'main' } }
+    for (const who of [otherTenant, elsewhere]) {
+      t.equal((await api.get(`${ws}/pending/${id}`, who)).body.code, 'CONFIG_PENDING_NOT_FOUND')
+      t.equal((await api.post(`${ws}/pending/${id}/approve`, { notes: 'x' }, who)).status, 404)
+    }
+    const approved = await api.post(`${ws}/pending/${id}/approve`, { notes: 'timeout reviewed' }, second)
+    t.equal(approved.status, 200, approved.text)
+    t.match(approved.body, { pending: { status: 'approved' }, applied: { config: { llm: { timeout_ms: 12_345 } } } })
+    t.notOk(approved.text.includes(SECRET), 'the kept key is never shown')
+    for (let i = 0; i < 4; i++) t.equal((await api.get(ws, first)).body.config.llm?.timeout_ms, 12_345, 'applied')
+    const entry = await api.get(`${ws}/history/${approved.body.applied.audit_id}`, first)
+    t.match(entry.body, { audit: { actor_user_id: admin.user.id, change_ref: `P-${suffix}` } })
+    t.equal((await api.post(`${ws}/pending/${id}/approve`, { notes: 'again' }, second)).status, 409)
+    // audited: the proposal and the approval that ran it
+    for (const action of ['propose', 'approve']) {
+      const found = await until(`audit ${action} of ${id}`, async () => {
+        const res = await api.get(`/api/audit/logs?action=scoped_config.workspace.${action}&limit=200`, first)
+        return (res.body.data as any[]).find((r) => JSON.stringify(r.after_json ?? null).includes(id))
+      })
+      t.equal(found.success, true, `scoped_config.workspace.${action} recorded`)
+      t.notOk(JSON.stringify(found).includes(SECRET))
+    }
+  })
+
   t.test('the public portal follows its scope', async (t) => {
     const q = `?tenant_id=${system.tenant_id}&workspace_id=${system.workspace_id}`
     const scoped = await until(

@@ -62,6 +62,31 @@ export const ConfigErrors = {
     '%s is sealed under an encryption key this service no longer has: set it anew instead of restoring it',
     409,
   ),
+  /** also the answer for another scope's pending change, so existence is not revealed */
+  PendingNotFound: createError('CONFIG_PENDING_NOT_FOUND', 'pending config change %s not found', 404),
+  PendingDecided: createError('CONFIG_PENDING_DECIDED', 'pending config change %s was already %s', 409),
+  PendingStale: createError(
+    'CONFIG_PENDING_STALE',
+    'the scope changed since this change was proposed (version %s, now %s): reject it and propose it again',
+    409,
+  ),
+  ApprovalNotRequired: createError(
+    'APPROVAL_NOT_REQUIRED',
+    'this change is %s risk and needs no approval: send it with PUT',
+    400,
+  ),
+  DecisionNotesRequired: createError('DECISION_NOTES_REQUIRED', 'say in notes what was reviewed', 400),
+  /** the proposer's own no is a withdrawal, not a second person's rejection */
+  RejectSameActor: createError(
+    'REJECTION_SAME_ACTOR',
+    'the proposer %s may not reject its own change: withdraw it instead',
+    403,
+  ),
+  WithdrawProposerOnly: createError(
+    'WITHDRAW_PROPOSER_ONLY',
+    'only the proposer %s may withdraw this change: reject it instead',
+    403,
+  ),
   /** also the answer for another scope's integration, so existence is not revealed */
   IntegrationNotFound: createError('CONFIG_INTEGRATION_NOT_FOUND', 'app integration %s not found', 404),
   IntegrationSlugTaken: createError(

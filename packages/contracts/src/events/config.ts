@@ -29,7 +29,35 @@ const ScopedConfigFacts = Type.Object({
   changed_at: Type.String(),
 })
 
+/**
+ * A high-risk change of a scope proposed to wait for a second administrator, or decided: `approved` (it then ran:
+ * `applied_change_id` is the history entry, and `config.scope.changed` follows), `rejected` or `withdrawn`. Paths
+ * only, never values: a pending change may hold a new key.
+ */
+const PendingChangeFacts = Type.Object({
+  pending_id: Type.String(),
+  scope: Type.Union([Type.Literal('tenant'), Type.Literal('workspace')]),
+  tenant_id: Type.String({ minLength: 1 }),
+  workspace_id: Type.String(),
+  status: Type.Union([
+    Type.Literal('pending'),
+    Type.Literal('approved'),
+    Type.Literal('rejected'),
+    Type.Literal('withdrawn'),
+  ]),
+  change_ref: Type.String(),
+  approval_ref: Type.String(),
+  proposer_user_id: Type.String(),
+  decided_by: Type.Union([Type.String(), Type.Null()]),
+  risk_level: Type.String(),
+  changed_paths: Type.Array(Type.String()),
+  applied_change_id: Type.Union([Type.String(), Type.Null()]),
+  at: Type.String(),
+})
+
 export const ConfigEvents = {
   /** a scope's overrides changed (PUT or rollback); the receiving services re-resolve its effective config */
   scopeChanged: { type: 'config.scope.changed', data: ScopedConfigFacts },
+  /** a pending (dual-control) change was proposed, approved, rejected or withdrawn */
+  pendingChanged: { type: 'config.pending.changed', data: PendingChangeFacts },
 } as const

@@ -38,6 +38,19 @@ export function putConfig(
   cc: ChangeControl,
   sections: Record<string, Document | null>,
 ): Promise<WriteResult> {
+  checkThresholds(sections)
+  return svc.transaction(caller, async (tx) => {
+    const now = nowIso()
+    await ensureScopeRow(tx.db, key, now)
+    const stored = await findScopedConfig(tx.db, key, { lock: svc.dialect === 'postgres' })
+    const next = applySections(svc.box, stored.document, sections)
+    if ('unknownSecret' in next) throw new ConfigErrors.SecretNotStored(next.unknownSecret)
+    return execute(svc, tx, caller, key, cc, 'update', stored, next.document, null, now)
+  })
+}
+
+/** session_risk's medium threshold above its high one: 400 before anything is read. */
+export function checkThresholds(sections: Record<string, Document | null>) {
   const risk = sections.session_risk
   if (
     risk &&
@@ -47,14 +60,6 @@ export function putConfig(
   ) {
     throw new ConfigErrors.BadThresholds()
   }
-  return svc.transaction(caller, async (tx) => {
-    const now = nowIso()
-    await ensureScopeRow(tx.db, key, now)
-    const stored = await findScopedConfig(tx.db, key, { lock: svc.dialect === 'postgres' })
-    const next = applySections(svc.box, stored.document, sections)
-    if ('unknownSecret' in next) throw new ConfigErrors.SecretNotStored(next.unknownSecret)
-    return execute(svc, tx, caller, key, cc, 'update', stored, next.document, null, now)
-  })
 }
 
 /**
@@ -90,7 +95,12 @@ export function rollbackConfig(
   })
 }
 
-async function execute(
+/**
+ * Runs one change inside the caller's transaction: the approval gate (an approval of another user than `caller`,
+ * the executor), the scope's new state, its history entry, the approval spent, config.scope.changed. Also the last
+ * step of approving a pending change (pending.commands.ts), with the proposer as executor.
+ */
+export async function execute(
   svc: ConfigGovernanceService,
   tx: GovTx,
   caller: Caller,

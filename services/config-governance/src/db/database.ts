@@ -71,6 +71,29 @@ export interface ConfigVerificationsTable {
   created_at: string
 }
 
+/** A high-risk change waiting for a second administrator (README "Pending changes"); documents stored sealed. */
+export interface ConfigPendingChangesTable {
+  id: string
+  tenant_id: string
+  workspace_id: string
+  /** pending, approved, rejected, withdrawn */
+  status: string
+  proposer_user_id: string
+  change_ref: string
+  reason: string
+  approval_ref: string
+  base_version: number
+  before_doc: unknown
+  after_doc: unknown
+  risk_level: string
+  decided_by: string | null
+  decided_at: string | null
+  decision_notes: string | null
+  /** the history entry its approval produced */
+  applied_change_id: string | null
+  created_at: string
+}
+
 /** An app integration of a workspace (`/api/apps/integrations`): slug unique per scope, secrets sealed apart. */
 export interface AppIntegrationsTable {
   id: string
@@ -103,5 +126,6 @@ export interface ConfigGovernanceDatabase {
   config_changes: ConfigChangesTable
   config_approvals: ConfigApprovalsTable
   config_verifications: ConfigVerificationsTable
+  config_pending_changes: ConfigPendingChangesTable
   app_integrations: AppIntegrationsTable
 }

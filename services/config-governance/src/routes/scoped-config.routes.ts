@@ -2,14 +2,7 @@ import { callerOf, errorResponses, optionalBody, type RouteModule } from '@switc
 import type { FastifyRequest } from 'fastify'
 import { putConfig, rollbackConfig } from '../commands/config.commands.ts'
 import { approveChange, verifyChange } from '../commands/review.commands.ts'
-import {
-  type ChangeControl,
-  resourceIdOf,
-  SCOPE_KINDS,
-  type ScopeAccess,
-  type ScopeKind,
-  scopeKeyOf,
-} from '../commands/scope.ts'
+import { resourceIdOf, SCOPE_KINDS, type ScopeAccess, type ScopeKind, scopeKeyOf } from '../commands/scope.ts'
 import type { ConfigGovernanceService } from '../context.ts'
 import { ConfigErrors } from '../errors.ts'
 import { listHistory, readConfig, readHistoryEntry } from '../queries/config.queries.ts'
@@ -28,33 +21,16 @@ import {
   VerifyResponse,
   WriteResponse,
 } from '../schemas/governance.schemas.ts'
+import { changeControlOf, sectionsOf } from './change-control.ts'
+import { registerPendingRoutes } from './pending.routes.ts'
 
 const tags = ['scoped-config']
-const SECTION_KEYS = ['portal', 'llm', 'knowledge_provider', 'session_risk'] as const
-
-const header = (request: FastifyRequest, name: string) => {
-  const v = request.headers[name]
-  const s = (Array.isArray(v) ? v[0] : v)?.trim()
-  return s ? s.slice(0, 2000) : undefined
-}
-
-/** change_ref + reason (+ approval_ref) from the body, else the X-Change-* headers; both required (spec rule 1). */
-function changeControlOf(
-  request: FastifyRequest,
-  body: { change_ref?: string | undefined; reason?: string | undefined; approval_ref?: string | undefined },
-): ChangeControl {
-  const change_ref = body.change_ref?.trim() || header(request, 'x-change-ref')
-  const reason = body.reason?.trim() || header(request, 'x-change-reason')
-  if (!change_ref || !reason) throw new ConfigErrors.ChangeControlRequired()
-  return { change_ref, reason, approval_ref: body.approval_ref?.trim() || header(request, 'x-approval-ref') || null }
-}
-
 /**
  * `/api/security/config/{tenant|workspace}`: a scope's overrides and their governance (README "Governance").
  * Two literal route sets, one per scope kind; reads need security.read, writes security.write (the gateway checks,
  * nothing here trusts a missing scope); the tenant's writes also need a token bound to no workspace (403
  * TENANT_ADMIN_REQUIRED, README "Who may change which scope"). Every write is audited as
- * `scoped_config.{kind}.{update|rollback|approve|verify}` with before/after, secrets redacted.
+ * `scoped_config.{kind}.{update|rollback|approve|verify|propose|reject|withdraw}` with before/after, secrets redacted.
  */
 export const scopedConfigRoutes: RouteModule<ConfigGovernanceService> = async (app, svc) => {
   for (const kind of SCOPE_KINDS) registerKind(app, svc, kind)
@@ -84,6 +60,8 @@ function registerKind(
     return { caller, key }
   }
 
+  registerPendingRoutes(app, svc, kind, audited, scoped)
+
   app.get(
     base,
     { schema: { tags, response: { 200: ConfigView, ...errorResponses(400, 401, 403) } } },
@@ -99,9 +77,7 @@ function registerKind(
     async (request) => {
       const { caller, key } = scoped(request, 'write')
       const cc = changeControlOf(request, request.body)
-      const sections: Record<string, Record<string, unknown> | null> = {}
-      for (const s of SECTION_KEYS) if (request.body[s] !== undefined) sections[s] = request.body[s] ?? null
-      const result = await putConfig(svc, caller, key, cc, sections)
+      const result = await putConfig(svc, caller, key, cc, sectionsOf(request.body))
       request.audit.before = result.before
       request.audit.after = result.after
       return result.response
