@@ -16,6 +16,8 @@ const system = await consoleSystem(t)
 const browser = await launchBrowser(t)
 const api = client(system.url)
 const suffix = randomBytes(3).toString('hex')
+/** The console's count in English: the singular for 1 (its plural forms, lib/i18n-catalog.ts). */
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 const admin = await login(api, system.admin.username, system.admin.password)
 const agent = await login(api, system.agent.username, system.agent.password)
 
@@ -49,7 +51,7 @@ t.test('an admin filters the audit log, reads a diff and downloads the CSV of th
   await filters.getByRole('textbox', { name: 'Action' }).fill('tickets.close')
   await filters.getByRole('button', { name: 'Apply filters' }).click()
   const byApi = await api.get('/api/audit/logs?action=tickets.close&page_size=50', { token: admin.token })
-  await page.getByText(`${byApi.body.total} records`).waitFor({ timeout: WAIT_MS })
+  await page.getByText(counted(byApi.body.total, 'record')).waitFor({ timeout: WAIT_MS })
   const actions = await table.locator('tbody tr td:nth-child(2)').allTextContents()
   t.ok(actions.length > 0, 'rows listed')
   t.same([...new Set(actions)], ['tickets.close'], 'only tickets.close rows after the filter')
@@ -88,13 +90,13 @@ t.test('an admin filters the audit log, reads a diff and downloads the CSV of th
     diff.body.diff.change_count,
     'one row per changed path, as the API counts them',
   )
-  await page.getByText(`${diff.body.diff.change_count} changed paths`).waitFor({ timeout: WAIT_MS })
+  await page.getByText(counted(diff.body.diff.change_count, 'changed path')).waitFor({ timeout: WAIT_MS })
   await checkAxe(t, page, 'an audit record with its diff')
 
   // back keeps the filter
   await page.getByRole('link', { name: 'Back to the audit log' }).click()
   t.equal(await filters.getByRole('textbox', { name: 'Action' }).inputValue(), 'tickets.close', 'filter kept')
-  await page.getByText(`${byApi.body.total} records`).waitFor({ timeout: WAIT_MS })
+  await page.getByText(counted(byApi.body.total, 'record')).waitFor({ timeout: WAIT_MS })
 })
 
 t.test('an agent sees no admin link; the admin URLs say not permitted and the API refuses them', async (t) => {

@@ -33,7 +33,9 @@ t.test('an admin plans a week of shifts for an agent', async (t) => {
   let cal = await openAgent()
   const form = cal.getByRole('form', { name: 'Add shift' })
   const daySelect = form.getByRole('combobox', { name: 'Day' })
-  const days = await daySelect.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))
+  const days = await daySelect
+    .locator('option')
+    .evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value))
   t.equal(days.length, 7, 'a week of days to choose from')
   // the instant a local day and time is, as the browser reckons it
   const instant = (day: string, hhmm: string, plusDays = 0) =>

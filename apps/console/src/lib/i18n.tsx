@@ -1,28 +1,21 @@
 /**
  * i18n plumbing: English and Simplified Chinese. Each feature keeps its strings in its own `messages.ts`
  * (`{en: {...}, 'zh-CN': {...}}`, keys prefixed by the feature) and registers them with `defineMessages`;
- * `t(key, vars)` fills `{name}` placeholders and falls back to English, then to the key.
+ * `t(key, vars)` fills `{name}` placeholders and falls back to English, then to the key; a numeric `count` picks
+ * the plural form (`<key>.one` …, see i18n-catalog.ts) and is written in the locale's digits.
  */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react'
+import { type Locale, translate } from './i18n-catalog.ts'
 
-export const LOCALES = ['en', 'zh-CN'] as const
-export type Locale = (typeof LOCALES)[number]
-export type Messages = Record<string, string>
-export type FeatureMessages = { en: Messages } & Partial<Record<Locale, Messages>>
-
-const catalog: Record<Locale, Messages> = { en: {}, 'zh-CN': {} }
-
-/** Merge a feature's strings into the catalog (call at module level in the feature's messages.ts). */
-export function defineMessages<M extends FeatureMessages>(messages: M): M {
-  for (const locale of LOCALES) Object.assign(catalog[locale], messages[locale])
-  return messages
-}
-
-export function translate(locale: Locale, key: string, vars?: Record<string, string | number>): string {
-  const template = catalog[locale][key] ?? catalog.en[key] ?? key
-  if (!vars) return template
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole))
-}
+export {
+  defineMessages,
+  type FeatureMessages,
+  LOCALES,
+  type Locale,
+  type Messages,
+  pluralCategory,
+  translate,
+} from './i18n-catalog.ts'
 
 // the language is a preference, not a secret: web storage is fine for it
 const STORAGE_KEY = 'switchboard.locale'

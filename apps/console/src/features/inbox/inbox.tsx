@@ -14,7 +14,7 @@ import { markOpened, useInboxLive } from './use-inbox-live.ts'
 import './messages.ts'
 
 export function Inbox({ selectedId }: { selectedId: string | null }) {
-  const { t, formatNumber } = useI18n()
+  const { t } = useI18n()
   const maySeeAll = useMaySeeAll()
   const views = INBOX_VIEWS.filter((v) => v !== 'all' || maySeeAll)
   const [view, setView] = useState<InboxView>('mine')
@@ -92,7 +92,7 @@ export function Inbox({ selectedId }: { selectedId: string | null }) {
         ) : (
           <>
             <p className="visually-hidden" aria-live="polite">
-              {t('inbox.count', { count: formatNumber(inbox.rows.length) })}
+              {t('inbox.count', { count: inbox.rows.length })}
             </p>
             {inbox.rows.length === 0 ? (
               <p className="placeholder">{t('inbox.empty')}</p>

@@ -17,6 +17,7 @@ export const inboxMessages = defineMessages({
     'inbox.status.closed': 'Closed',
     'inbox.list': 'Conversations',
     'inbox.count': '{count} conversations',
+    'inbox.count.one': '{count} conversation',
     'inbox.empty': 'No conversations here.',
     'inbox.loading': 'Loading conversations…',
     'inbox.loadingMore': 'Loading more…',
@@ -27,6 +28,7 @@ export const inboxMessages = defineMessages({
     'inbox.waitSoon': 'less than a minute',
     'inbox.lastActivity': 'last activity {time}',
     'inbox.messages': '{count} messages',
+    'inbox.messages.one': '{count} message',
     'inbox.keys': 'j / k: next / previous conversation',
   },
   'zh-CN': {

@@ -18,6 +18,7 @@ export const messages = defineMessages({
     'tickets.loading': 'Loading tickets…',
     'tickets.empty': 'No tickets match.',
     'tickets.total': '{count} tickets',
+    'tickets.total.one': '{count} ticket',
     'tickets.prev': 'Previous page',
     'tickets.next': 'Next page',
     'tickets.pageOf': 'Page {page} of {pages}',
