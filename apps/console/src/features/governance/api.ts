@@ -13,6 +13,8 @@ export interface ScopeConfig {
   tenant_id: string
   workspace_id?: string
   config: Doc
+  /** fingerprint of each stored secret by dotted path: whether a key is set, never what it is */
+  secrets: Record<string, string>
   version: number
   updated_at: string | null
 }
@@ -24,10 +26,47 @@ export interface ChangeRisk {
   changed_paths: string[]
 }
 
+export interface TemplateCheck {
+  id: string
+  title: string
+  required: boolean
+  changed_paths: string[]
+}
+
 export interface HistoryItem {
   audit: { id: string; action: string; actor_user_id: string; created_at: string; change_ref: string; reason: string }
   change_risk: ChangeRisk
   governance_status: string
+  verification_status: string
+  needs_action: boolean
+  verification_template: { checks: TemplateCheck[] }
+}
+
+export interface PathChange {
+  path: string
+  type: string
+  before: unknown
+  after: unknown
+}
+
+/** What a change would do, computed by the API before it is sent (nothing stored). */
+export interface Preview {
+  change_risk: ChangeRisk
+  diff: { changed_paths: string[]; changes: PathChange[] }
+  verification_template: { checks: TemplateCheck[] }
+}
+
+/** A high-risk change waiting for a second administrator (config-governance README "Pending changes"). */
+export interface Pending extends Preview {
+  id: string
+  status: 'pending' | 'approved' | 'rejected' | 'withdrawn'
+  proposer_user_id: string
+  change_control: { change_ref: string; reason: string; approval_ref: string }
+  created_at: string
+  decided_by: string | null
+  applied_audit_id: string | null
+  /** what the signed-in caller may do: the proposer withdraws, anyone else approves or rejects */
+  actions: { approve: boolean; reject: boolean; withdraw: boolean }
 }
 
 export interface HistoryEntry extends HistoryItem {
@@ -85,5 +124,43 @@ export const rollbackWorkspace = (id: string, body: { change_ref: string; approv
   api<PutAnswer>(`/api/security/config/workspace/rollback/${encodeURIComponent(id)}`, {
     method: 'POST',
     body: { ...body, confirm: true, restore: 'before' },
+    headers: headers(),
+  })
+
+const ws = '/api/security/config/workspace'
+
+/** The risk and changed paths of these sections against the workspace now: shown before anything is sent. */
+export const previewWorkspace = (body: Doc) =>
+  api<Preview>(`${ws}/preview`, { method: 'POST', body, headers: headers() })
+
+/** A high-risk change proposed to wait, unapplied, for a second administrator. */
+export const proposeWorkspace = (body: Doc) =>
+  api<Pending>(`${ws}/pending`, { method: 'POST', body, headers: headers() })
+
+export const readPending = () =>
+  api<{ data: Pending[]; total: number }>(`${ws}/pending`, { query: { page_size: 50 }, headers: headers() })
+
+export const decidePending = (id: string, verb: 'approve' | 'reject' | 'withdraw', notes: string) =>
+  api<unknown>(`${ws}/pending/${encodeURIComponent(id)}/${verb}`, {
+    method: 'POST',
+    body: { notes },
+    headers: headers(),
+  })
+
+/** A reviewer other than the executor reports on a change, check by check against its template. */
+export const verifyWorkspace = (
+  id: string,
+  body: {
+    change_ref: string
+    reason: string
+    status: 'passed' | 'failed'
+    notes: string
+    evidence: string[]
+    checks: { id: string; status: string }[]
+  },
+) =>
+  api<{ governance_status: string }>(`${ws}/verify/${encodeURIComponent(id)}`, {
+    method: 'POST',
+    body,
     headers: headers(),
   })

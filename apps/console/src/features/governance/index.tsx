@@ -1,7 +1,9 @@
 /**
- * The configuration section of the admin area (a lazy chunk, `/admin/configuration`): the workspace's portal
- * fields with each one's effective value and the layer it comes from, a change reviewed (its changed paths) before
- * it is sent with change control, the API's risk answer, and the workspace's history with each entry's diff.
+ * The configuration section of the admin area (a lazy chunk, `/admin/configuration`): the approvals waiting for a
+ * second administrator; the workspace's portal fields and its high-risk sections (section-form.tsx), each field with
+ * its effective value and the layer it comes from, a change reviewed (the API's computed risk and its changed paths)
+ * before it is sent with change control; and the workspace's history (history.tsx) with diffs, verification and
+ * rollback.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
@@ -9,17 +11,20 @@ import { ApiError } from '../../lib/http.ts'
 import { useI18n } from '../../lib/i18n.tsx'
 import { ErrorText, Loading } from '../../ui/status.tsx'
 import {
-  approveWorkspace,
+  type ChangeRisk,
   type Doc,
   type PutAnswer,
+  previewWorkspace,
   putWorkspace,
-  readEntry,
-  readHistory,
   readPortal,
   readScope,
-  rollbackWorkspace,
 } from './api.ts'
+import { Approvals } from './approvals.tsx'
+import { get, show } from './doc.ts'
+import { SECTIONS } from './fields.ts'
+import { History } from './history.tsx'
 import './messages.ts'
+import { SectionForm } from './section-form.tsx'
 
 /** The portal fields this first cut edits: path under `portal`, label. */
 const FIELDS = [
@@ -32,17 +37,6 @@ const FIELDS = [
 ] as const
 
 const keys = { all: ['governance'] as const }
-
-function get(doc: unknown, path: string): unknown {
-  let cur = doc
-  for (const part of path.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined
-    cur = (cur as Doc)[part]
-  }
-  return cur
-}
-
-const show = (v: unknown) => (v === undefined || v === null ? '' : String(v))
 
 /** The portal section to send: the workspace's stored portal with the edited fields set (empty → removed). */
 function portalBody(stored: Doc, edits: Record<string, string>): Doc {
@@ -60,196 +54,6 @@ function portalBody(stored: Doc, edits: Record<string, string>): Doc {
   return portal
 }
 
-function Diff({ id }: { id: string }) {
-  const { t } = useI18n()
-  const entry = useQuery({ queryKey: [...keys.all, 'entry', id], queryFn: () => readEntry(id) })
-  if (entry.isPending) return <Loading label={t('gov.loading')} />
-  if (entry.error) return <ErrorText error={entry.error} />
-  const paths = entry.data.change_risk.changed_paths
-  return (
-    <table className="admin-table" aria-label={`${t('gov.diff')} ${id}`}>
-      <thead>
-        <tr>
-          <th scope="col">{t('gov.paths')}</th>
-          <th scope="col">before</th>
-          <th scope="col">after</th>
-        </tr>
-      </thead>
-      <tbody>
-        {paths.map((p) => (
-          <tr key={p}>
-            <th scope="row">{p}</th>
-            <td>{JSON.stringify(get(entry.data.before, p)) ?? '—'}</td>
-            <td>{JSON.stringify(get(entry.data.snapshot, p)) ?? '—'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  )
-}
-
-/** Undo one entry: explicit confirmation, change control and the approval ref a second administrator approved. */
-function Rollback({ id, changeRef }: { id: string; changeRef: string }) {
-  const { t } = useI18n()
-  const client = useQueryClient()
-  const [ref, setRef] = useState('')
-  const [approvalRef, setApprovalRef] = useState('')
-  const [reason, setReason] = useState('')
-  const [confirmed, setConfirmed] = useState(false)
-  const [error, setError] = useState<unknown>(null)
-  const [done, setDone] = useState<PutAnswer | null>(null)
-  async function submit(e: FormEvent) {
-    e.preventDefault()
-    setError(null)
-    try {
-      setDone(await rollbackWorkspace(id, { change_ref: ref, approval_ref: approvalRef, reason }))
-      await client.invalidateQueries({ queryKey: keys.all })
-    } catch (err) {
-      setError(err instanceof ApiError ? new Error(`${err.code}: ${err.message}`) : err)
-    }
-  }
-  return (
-    <form aria-label={`${t('gov.rollback')} ${changeRef}`} onSubmit={submit}>
-      <h3>
-        {t('gov.rollback')} {changeRef}
-      </h3>
-      <p>{t('gov.rollback.explain')}</p>
-      <label>
-        <span>{t('gov.changeRef')}</span>
-        <input required value={ref} onChange={(e) => setRef(e.target.value)} />
-      </label>
-      <label>
-        <span>{t('gov.approvalRef')}</span>
-        <input required value={approvalRef} onChange={(e) => setApprovalRef(e.target.value)} />
-      </label>
-      <label>
-        <span>{t('gov.reason')}</span>
-        <input required value={reason} onChange={(e) => setReason(e.target.value)} />
-      </label>
-      <label>
-        <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} />
-        <span>{t('gov.rollback.confirm')}</span>
-      </label>
-      <button type="submit" disabled={!confirmed}>
-        {t('gov.rollback.do')}
-      </button>
-      <ErrorText error={error} />
-      {done && (
-        <p role="status">
-          {t('gov.rollback.done')}: {done.change_risk.changed_paths.join(', ')}
-        </p>
-      )}
-    </form>
-  )
-}
-
-/** A second administrator approves a change ref + approval ref; the executor's own approval is refused on use. */
-function Approve() {
-  const { t } = useI18n()
-  const [ref, setRef] = useState('')
-  const [approvalRef, setApprovalRef] = useState('')
-  const [notes, setNotes] = useState('')
-  const [error, setError] = useState<unknown>(null)
-  const [done, setDone] = useState('')
-  async function submit(e: FormEvent) {
-    e.preventDefault()
-    setError(null)
-    setDone('')
-    try {
-      await approveWorkspace({ change_ref: ref, approval_ref: approvalRef, reason: notes, notes })
-      setDone(`${ref} / ${approvalRef}`)
-    } catch (err) {
-      setError(err instanceof ApiError ? new Error(`${err.code}: ${err.message}`) : err)
-    }
-  }
-  return (
-    <form aria-labelledby="gov-approve-title" onSubmit={submit}>
-      <h2 id="gov-approve-title">{t('gov.approve.title')}</h2>
-      <p>{t('gov.approve.explain')}</p>
-      <label>
-        <span>{t('gov.approve.changeRef')}</span>
-        <input required value={ref} onChange={(e) => setRef(e.target.value)} />
-      </label>
-      <label>
-        <span>{t('gov.approve.approvalRef')}</span>
-        <input required value={approvalRef} onChange={(e) => setApprovalRef(e.target.value)} />
-      </label>
-      <label>
-        <span>{t('gov.approve.notes')}</span>
-        <input required value={notes} onChange={(e) => setNotes(e.target.value)} />
-      </label>
-      <button type="submit">{t('gov.approve.do')}</button>
-      <ErrorText error={error} />
-      {done && (
-        <p role="status">
-          {t('gov.approve.done')}: {done}
-        </p>
-      )}
-    </form>
-  )
-}
-
-function History() {
-  const { t, formatTime } = useI18n()
-  const [open, setOpen] = useState<string | null>(null)
-  const [rollback, setRollback] = useState<{ id: string; ref: string } | null>(null)
-  const history = useQuery({ queryKey: [...keys.all, 'history'], queryFn: readHistory })
-  return (
-    <section aria-labelledby="gov-history-title">
-      <h2 id="gov-history-title">{t('gov.history')}</h2>
-      <ErrorText error={history.error} />
-      {history.data && (
-        <table className="admin-table" aria-label={t('gov.historyTable')}>
-          <thead>
-            <tr>
-              <th scope="col">{t('gov.when')}</th>
-              <th scope="col">{t('gov.changeRef')}</th>
-              <th scope="col">{t('gov.paths')}</th>
-              <th scope="col">{t('gov.risk')}</th>
-              <th scope="col">{t('gov.status')}</th>
-              <th scope="col">{t('gov.diff')}</th>
-              <th scope="col">{t('gov.rollback')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {history.data.data.map((h) => (
-              <tr key={h.audit.id}>
-                <td>{formatTime(h.audit.created_at)}</td>
-                <td>{h.audit.change_ref}</td>
-                <td>{h.change_risk.changed_paths.join(', ')}</td>
-                <td>{h.change_risk.risk_level}</td>
-                <td>{h.governance_status}</td>
-                <td>
-                  <button
-                    type="button"
-                    aria-expanded={open === h.audit.id}
-                    aria-label={`${t('gov.showDiff')} ${h.audit.change_ref}`}
-                    onClick={() => setOpen(open === h.audit.id ? null : h.audit.id)}
-                  >
-                    {t('gov.showDiff')}
-                  </button>
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    aria-label={`${t('gov.rollback')} ${h.audit.change_ref}`}
-                    onClick={() => setRollback({ id: h.audit.id, ref: h.audit.change_ref })}
-                  >
-                    {t('gov.rollback')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {open && <Diff id={open} />}
-      {rollback && <Rollback key={rollback.id} id={rollback.id} changeRef={rollback.ref} />}
-      <Approve />
-    </section>
-  )
-}
-
 export function GovernanceScreen() {
   const { t } = useI18n()
   const client = useQueryClient()
@@ -258,6 +62,7 @@ export function GovernanceScreen() {
   const portal = useQuery({ queryKey: [...keys.all, 'portal'], queryFn: readPortal })
   const [edits, setEdits] = useState<Record<string, string>>({})
   const [reviewing, setReviewing] = useState(false)
+  const [risk, setRisk] = useState<ChangeRisk | null>(null)
   const [changeRef, setChangeRef] = useState('')
   const [reason, setReason] = useState('')
   const [sending, setSending] = useState(false)
@@ -273,6 +78,20 @@ export function GovernanceScreen() {
         ? t('gov.source.tenant')
         : t('gov.source.system')
   const changed = Object.entries(edits).filter(([p, v]) => v !== effective(p))
+
+  /** The API's risk of the edited portal, asked before anything is sent. */
+  async function review() {
+    if (!workspace.data) return
+    setReviewing(true)
+    setRisk(null)
+    setError(null)
+    try {
+      const portalSection = portalBody(workspace.data.config, Object.fromEntries(changed))
+      setRisk((await previewWorkspace({ portal: portalSection })).change_risk)
+    } catch (err) {
+      setError(err instanceof ApiError ? new Error(`${err.code}: ${err.message}`) : err)
+    }
+  }
 
   async function apply(e: FormEvent) {
     e.preventDefault()
@@ -306,6 +125,7 @@ export function GovernanceScreen() {
           {answer.change_risk.changed_paths.join(', ')} ({answer.governance_status})
         </p>
       )}
+      <Approvals />
       {ready && (
         <form aria-labelledby="gov-portal-title" onSubmit={apply}>
           <h2 id="gov-portal-title">{t('gov.portal')}</h2>
@@ -330,6 +150,7 @@ export function GovernanceScreen() {
                       onChange={(e) => {
                         setEdits({ ...edits, [f.path]: e.target.value })
                         setReviewing(false)
+                        setRisk(null)
                       }}
                     />
                   </td>
@@ -339,13 +160,19 @@ export function GovernanceScreen() {
             </tbody>
           </table>
           <p>
-            <button type="button" disabled={changed.length === 0} onClick={() => setReviewing(true)}>
+            <button type="button" disabled={changed.length === 0} onClick={review}>
               {t('gov.review')}
             </button>
           </p>
           {reviewing && (
             <section aria-labelledby="gov-review-title">
               <h3 id="gov-review-title">{t('gov.changes')}</h3>
+              {risk && (
+                <p>
+                  {t('gov.risk')}: <strong>{risk.risk_level}</strong>
+                  {risk.approval_required ? ` — ${t('gov.needsApproval')}` : ''}
+                </p>
+              )}
               {changed.length === 0 ? (
                 <p>{t('gov.noChanges')}</p>
               ) : (
@@ -373,6 +200,11 @@ export function GovernanceScreen() {
           <ErrorText error={error} />
         </form>
       )}
+      {workspace.data &&
+        tenant.data &&
+        SECTIONS.map((s) => (
+          <SectionForm key={s.key} section={s.key} fields={s.fields} workspace={workspace.data} tenant={tenant.data} />
+        ))}
       <History />
     </section>
   )

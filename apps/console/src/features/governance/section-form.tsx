@@ -1,0 +1,211 @@
+/**
+ * One high-risk section of the workspace (LLM, knowledge provider, session risk) as a form: each field's effective
+ * value and the layer it comes from (workspace over tenant; neither: the system's value or the code default, which
+ * this API does not show), secrets never shown back (only whether one is set, by its fingerprint). Review asks the
+ * API what the change would do (risk, changed paths, before → after) before anything is sent; a change needing
+ * approval is then proposed to wait for a second administrator, any other applied at once.
+ */
+import { useQueryClient } from '@tanstack/react-query'
+import { type FormEvent, useState } from 'react'
+import { ApiError } from '../../lib/http.ts'
+import { useI18n } from '../../lib/i18n.tsx'
+import { ErrorText } from '../../ui/status.tsx'
+import { type Doc, type Preview, previewWorkspace, proposeWorkspace, putWorkspace, type ScopeConfig } from './api.ts'
+import { get, setPath, show } from './doc.ts'
+import { type FieldDef, fieldValue, type SectionKey } from './fields.ts'
+import './messages.ts'
+
+const asError = (err: unknown) => (err instanceof ApiError ? new Error(`${err.code}: ${err.message}`) : err)
+
+export function SectionForm(props: {
+  section: SectionKey
+  fields: readonly FieldDef[]
+  workspace: ScopeConfig
+  tenant: ScopeConfig
+}) {
+  const { section, fields, workspace, tenant } = props
+  const { t } = useI18n()
+  const client = useQueryClient()
+  const [edits, setEdits] = useState<Record<string, string | boolean>>({})
+  const [preview, setPreview] = useState<Preview | null>(null)
+  const [changeRef, setChangeRef] = useState('')
+  const [reason, setReason] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>(null)
+  const [done, setDone] = useState('')
+  const title = t(`gov.section.${section}`)
+  const full = (f: FieldDef) => `${section}.${f.path}`
+  const layer = (f: FieldDef) =>
+    get(workspace.config, full(f)) !== undefined
+      ? 'workspace'
+      : get(tenant.config, full(f)) !== undefined
+        ? 'tenant'
+        : 'system'
+  const effective = (f: FieldDef) => get(workspace.config, full(f)) ?? get(tenant.config, full(f))
+  const secretState = (f: FieldDef) => {
+    const fp = workspace.secrets[full(f)] ?? tenant.secrets[full(f)]
+    return fp ? `${t('gov.secret.set')} (${fp})` : t('gov.secret.unset')
+  }
+
+  /** The section to send: the workspace's stored one (secrets as "[REDACTED]", which keeps them) with the edits. */
+  function body(): Doc {
+    let doc = structuredClone((workspace.config[section] ?? {}) as Doc)
+    for (const f of fields) {
+      const raw = edits[f.path]
+      if (raw === undefined || (f.kind === 'secret' && raw === '')) continue
+      doc = setPath(doc, f.path, fieldValue(f, raw))
+    }
+    return { [section]: doc }
+  }
+  const edit = (path: string, value: string | boolean) => {
+    setEdits({ ...edits, [path]: value })
+    setPreview(null)
+    setDone('')
+  }
+
+  async function review() {
+    setError(null)
+    try {
+      setPreview(await previewWorkspace(body()))
+    } catch (err) {
+      setError(asError(err))
+    }
+  }
+  async function send(e: FormEvent) {
+    e.preventDefault()
+    if (!preview) return
+    setBusy(true)
+    setError(null)
+    try {
+      const cc = { change_ref: changeRef, reason }
+      if (preview.change_risk.approval_required) {
+        const p = await proposeWorkspace({ ...body(), ...cc })
+        setDone(`${t('gov.proposed')}: ${p.diff.changed_paths.join(', ')}`)
+      } else {
+        const res = await putWorkspace({ ...body(), ...cc })
+        setDone(
+          `${t('gov.applied')}: ${t('gov.risk')} ${res.change_risk.risk_level} — ${res.change_risk.changed_paths.join(', ')}`,
+        )
+      }
+      setEdits({})
+      setPreview(null)
+      setChangeRef('')
+      setReason('')
+      await client.invalidateQueries({ queryKey: ['governance'] })
+    } catch (err) {
+      setError(asError(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const id = `gov-${section}`
+  return (
+    <form aria-labelledby={`${id}-title`} onSubmit={send}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      <table className="admin-table" aria-label={title}>
+        <thead>
+          <tr>
+            <th scope="col">{t('gov.field')}</th>
+            <th scope="col">{t('gov.value')}</th>
+            <th scope="col">{t('gov.source')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {fields.map((f) => {
+            const label = t(`gov.f.${section}.${f.path}`)
+            const inputId = `${id}-${f.path}`
+            const raw = edits[f.path]
+            return (
+              <tr key={f.path}>
+                <th scope="row">
+                  <label htmlFor={inputId}>{label}</label>
+                </th>
+                <td>
+                  {f.kind === 'boolean' ? (
+                    <input
+                      id={inputId}
+                      type="checkbox"
+                      checked={raw === undefined ? effective(f) === true : raw === true}
+                      onChange={(e) => edit(f.path, e.target.checked)}
+                    />
+                  ) : f.kind === 'choice' ? (
+                    <select
+                      id={inputId}
+                      value={raw === undefined ? show(effective(f)) : String(raw)}
+                      onChange={(e) => edit(f.path, e.target.value)}
+                    >
+                      <option value="">—</option>
+                      {f.options?.map((o) => (
+                        <option key={o} value={o}>
+                          {o}
+                        </option>
+                      ))}
+                    </select>
+                  ) : f.kind === 'secret' ? (
+                    <>
+                      <input
+                        id={inputId}
+                        type="password"
+                        autoComplete="off"
+                        aria-describedby={`${inputId}-state`}
+                        value={String(raw ?? '')}
+                        onChange={(e) => edit(f.path, e.target.value)}
+                      />
+                      <span id={`${inputId}-state`}> {secretState(f)}</span>
+                    </>
+                  ) : (
+                    <input
+                      id={inputId}
+                      type={f.kind === 'number' ? 'number' : f.kind === 'url' ? 'url' : 'text'}
+                      value={raw === undefined ? show(effective(f)) : String(raw)}
+                      onChange={(e) => edit(f.path, e.target.value)}
+                    />
+                  )}
+                </td>
+                <td data-source={full(f)}>{t(`gov.source.${layer(f)}`)}</td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+      <p>
+        <button type="button" disabled={Object.keys(edits).length === 0} onClick={review}>
+          {t('gov.reviewSection', { section: title })}
+        </button>
+      </p>
+      {preview && (
+        <section aria-label={t('gov.reviewOf', { section: title })}>
+          <p>
+            {t('gov.risk')}: <strong>{preview.change_risk.risk_level}</strong>
+            {preview.change_risk.approval_required ? ` — ${t('gov.needsApproval')}` : ''}
+          </p>
+          {preview.diff.changes.length === 0 ? (
+            <p>{t('gov.noChanges')}</p>
+          ) : (
+            <ul aria-label={t('gov.paths')}>
+              {preview.diff.changes.map((c) => (
+                <li key={c.path}>
+                  {c.path}: {JSON.stringify(c.before)} → {JSON.stringify(c.after)}
+                </li>
+              ))}
+            </ul>
+          )}
+          <label>
+            <span>{t('gov.changeRef')}</span>
+            <input required value={changeRef} onChange={(e) => setChangeRef(e.target.value)} />
+          </label>
+          <label>
+            <span>{t('gov.reason')}</span>
+            <input required value={reason} onChange={(e) => setReason(e.target.value)} />
+          </label>
+          <button type="submit" disabled={busy || preview.diff.changes.length === 0}>
+            {preview.change_risk.approval_required ? t('gov.propose') : t('gov.apply')}
+          </button>
+        </section>
+      )}
+      <ErrorText error={error} />
+      {done && <p role="status">{done}</p>}
+    </form>
+  )
+}
