@@ -2,7 +2,8 @@
 // its demo workspace — customers with names, conversations in several states with their messages, one waiting in
 // the queue, tickets with priority, comments and an SLA config — and the demo agent logged in through the login page
 // in Debian's Chromium at 1280×800: the inbox, an open conversation and a ticket's detail, each in the light and the
-// dark theme, as PNGs in docs/screenshots/. Run by scripts/screenshots.ts.
+// dark theme, as PNGs in docs/screenshots/; then the demo admin's Reports and Configuration (admin.ts). Run by
+// scripts/screenshots.ts.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -14,6 +15,7 @@ import { until } from '../harness/http.ts'
 import { openSocket, type RealtimeSocket } from '../harness/realtime-kit.ts'
 import { startSystem } from '../harness/system.ts'
 import { createTicket } from '../harness/tickets-kit.ts'
+import { adminShots, seedAdmin } from './admin.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 // SCREENSHOTS_DIR / SCREENSHOTS_WIDTH: another folder or width (e.g. 1024 to check the narrow header); the README's are
@@ -24,7 +26,8 @@ const VIEWPORT = { width: Number(process.env.SCREENSHOTS_WIDTH ?? 1280), height:
 // the gateway serves CONSOLE_DIR when set (testEnv passes it on); else the workspace's build, made current first
 if (!process.env.CONSOLE_DIR) execFileSync('bash', ['scripts/build-console.sh'], { cwd: ROOT, stdio: 'inherit' })
 
-const system = await startSystem('embedded')
+// the SLA monitor looks every second (the default minute would keep the admin's reports waiting for their breaches)
+const system = await startSystem('embedded', { env: { SLA_MONITOR_INTERVAL_MS: '1000' } })
 const sockets: RealtimeSocket[] = []
 try {
   const kit = await conversationsKit(system)
@@ -222,17 +225,20 @@ try {
     must(await createTicket(api, { title, customer_id: who.id, priority }, svc), 201, `ticket ${title}`)
   }
 
+  await seedAdmin(system, api, svc, maya!.id, me.id)
+
   mkdirSync(OUT, { recursive: true })
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
   try {
     for (const theme of ['light', 'dark'] as const) {
-      const context = await browser.newContext({
+      const options = {
         baseURL: system.url,
         viewport: VIEWPORT,
         deviceScaleFactor: 1,
         colorScheme: theme,
         reducedMotion: 'reduce',
-      })
+      } as const
+      const context = await browser.newContext(options)
       const page = await context.newPage()
       await loginAs(page, system.agent)
       const list = page.getByRole('listbox', { name: 'Conversations' })
@@ -255,6 +261,7 @@ try {
       await page.getByText(/…$/).first().waitFor({ state: 'detached', timeout: WAIT_MS })
       await shot(page, `ticket-${theme}`)
       await context.close()
+      await adminShots(browser, options, system, theme, shot)
     }
   } finally {
     await browser.close()

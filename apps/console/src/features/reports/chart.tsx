@@ -27,6 +27,10 @@ function attach(el: HTMLDivElement, plot: uPlot): () => void {
   }
 }
 
+const DAY = 86_400
+const DAY_INCRS = [DAY, 2 * DAY, 7 * DAY, 14 * DAY, 28 * DAY, 91 * DAY]
+const dayLabel = (ts: number) => new Date(ts * 1000).toISOString().slice(5, 10)
+
 const axisOf = (el: Element) => {
   const grid = cssVar(el, '--border')
   return { stroke: cssVar(el, '--fg-muted'), grid: { stroke: grid }, ticks: { stroke: grid } }
@@ -45,7 +49,8 @@ export function DayChart({ days, series, label }: { days: string[]; series: Seri
         height: HEIGHT,
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         series: [{}, ...series.map((s) => ({ label: s.label, stroke: cssVar(el, s.color), width: 2 }))],
-        axes: [axis, axis],
+        // a tick per day at most (never 12-hour ones), labelled as the table's dates are, without the year
+        axes: [{ ...axis, incrs: DAY_INCRS, values: (_u, splits) => splits.map(dayLabel) }, axis],
         legend: { show: false },
         cursor: { show: true },
       },

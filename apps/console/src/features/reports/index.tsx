@@ -163,9 +163,6 @@ export function ReportsScreen(_: { path: string }) {
       ) : (
         <>
           {days.data ? <DaySection range={range} days={days.data} /> : null}
-          <ErrorText error={sla.error ?? ai.error} />
-          {sla.data ? <SlaSection range={range} days={sla.data} /> : null}
-          {ai.data ? <AiSection range={range} days={ai.data} scoped={scoped} /> : null}
           <ErrorText error={categories.error ?? priorities.error ?? sources.error} />
           {categories.data ? (
             <KeySection
@@ -187,6 +184,8 @@ export function ReportsScreen(_: { path: string }) {
               file={`ticket_priority_${suffix}`}
             />
           ) : null}
+          <ErrorText error={sla.error ?? ai.error} />
+          {sla.data ? <SlaSection range={range} days={sla.data} /> : null}
           {sources.data ? (
             <KeySection
               id="reports-source"
@@ -197,6 +196,7 @@ export function ReportsScreen(_: { path: string }) {
               file="customer_source.csv"
             />
           ) : null}
+          {ai.data ? <AiSection range={range} days={ai.data} scoped={scoped} /> : null}
           {agents.data ? <AgentSection range={range} agents={agents.data} /> : null}
         </>
       )}
