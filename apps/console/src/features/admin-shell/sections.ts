@@ -12,6 +12,7 @@ import '../settings-people/nav-messages.ts'
 import '../settings-fields/nav-messages.ts'
 import '../settings-workspaces/nav-messages.ts'
 import '../settings-service/nav-messages.ts'
+import '../settings-ai-providers/nav-messages.ts'
 
 export interface AdminSection {
   id: string
@@ -108,6 +109,15 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     // tickets.settings): shown to those who may change them
     allowed: (a) => a.has('sla.write') || a.has('tickets.settings'),
     load: async () => ({ default: (await import('../settings-service/index.tsx')).ServiceScreen }),
+  },
+  {
+    id: 'ai-providers',
+    path: '/admin/ai-providers',
+    label: 'admin.nav.aiProviders',
+    // GET /api/v1/ai/status (any staff) and POST /api/v1/ai/circuit-breaker/reset: the providers and their breakers
+    // are every tenant's, so the section is a platform administrator's (the reset refuses anyone else, 403)
+    allowed: (a) => a.kind === 'admin' && a.platform,
+    load: async () => ({ default: (await import('../settings-ai-providers/index.tsx')).AiProvidersScreen }),
   },
 ]
 

@@ -1,0 +1,7 @@
+/** The navigation link's name, in the first load (the screen's own messages are in its lazy chunk). */
+import { defineMessages } from '../../lib/i18n.tsx'
+
+export const navMessages = defineMessages({
+  en: { 'admin.nav.aiProviders': 'AI providers' },
+  'zh-CN': { 'admin.nav.aiProviders': 'AI 提供方' },
+})
