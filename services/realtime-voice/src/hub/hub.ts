@@ -11,6 +11,7 @@ import { createFanout } from './fanout.ts'
 import { errorFrame } from './frames.ts'
 import type { HubContext } from './hub-context.ts'
 import { CLOSE, MAX_PENDING_FRAMES, overBudget } from './limits.ts'
+import { createPresenceFanout } from './presence-fanout.ts'
 import { type Client, createRegistry, send } from './registry.ts'
 import { createSignalDelivery } from './signals.ts'
 import { clusterCounts, countsIn, publishSnapshot, snapshot, withdrawSnapshot } from './stats.ts'
@@ -125,6 +126,7 @@ export function createHub(
         ['conversations.>', createFanout(h)],
         [`${HUB_STREAM.subjects[0]}`, createSignalDelivery(h)],
         ['tickets.>', createTicketFanout(h)],
+        ['identity.agent.>', createPresenceFanout(h)],
       ]
       for (const [filter, handler] of wanted.slice(subscriptions.length))
         subscriptions.push(await svc.bus.subscribe(filter, handler))
