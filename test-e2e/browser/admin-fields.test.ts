@@ -62,7 +62,7 @@ t.test('an admin builds a conditional field with a live preview; the agent’s f
   const second = editor.getByRole('group', { name: 'Condition 2' })
   await second.getByRole('combobox', { name: 'Field' }).selectOption('cf.plan')
   await second.getByRole('combobox', { name: 'Operator' }).selectOption('neq')
-  await second.getByRole('textbox', { name: 'Value' }).fill('free')
+  await second.getByRole('combobox', { name: 'Value' }).selectOption('free')
   await sample.getByRole('textbox', { name: 'Category' }).fill('billing')
   await po.waitFor({ timeout: WAIT_MS })
   t.pass('category billing and no plan: both hold, the field shows')

@@ -11,6 +11,45 @@ import './messages.ts'
 
 const JOINS: Join[] = ['always', 'all', 'any']
 
+/**
+ * A condition's value: one of a choice field's options when it compares with one value (the service refuses a value
+ * that is not an option), else text — a comma-separated list for "is one of" / "is none of".
+ */
+function ValueInput({
+  row,
+  others,
+  onChange,
+}: {
+  row: Row
+  others: readonly CustomField[]
+  onChange(v: string): void
+}) {
+  const { t } = useI18n()
+  const target = row.field.startsWith('cf.') ? others.find((f) => `cf.${f.key}` === row.field) : undefined
+  const options = target && (target.type === 'select' || target.type === 'multiselect') ? (target.options ?? []) : []
+  if (LIST_OPS.has(row.op) || options.length === 0) {
+    return (
+      <label>
+        {LIST_OPS.has(row.op) ? t('fields.cond.values') : t('fields.cond.value')}
+        <input value={row.value} onChange={(e) => onChange(e.target.value)} />
+      </label>
+    )
+  }
+  return (
+    <label>
+      {t('fields.cond.value')}
+      <select value={row.value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">{t('fields.cond.choose')}</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
 export function ConditionEditor({
   value,
   onChange,
@@ -80,10 +119,7 @@ export function ConditionEditor({
                   </select>
                 </label>
                 {row.op !== 'exists' && (
-                  <label>
-                    {LIST_OPS.has(row.op) ? t('fields.cond.values') : t('fields.cond.value')}
-                    <input value={row.value} onChange={(e) => setRow(i, { value: e.target.value })} />
-                  </label>
+                  <ValueInput row={row} others={others} onChange={(value) => setRow(i, { value })} />
                 )}
                 <button
                   type="button"

@@ -31,6 +31,7 @@ export function TicketFieldsForm({ ticket }: { ticket: Ticket }) {
   })
   const defs = fields.data?.items ?? []
   if (defs.length === 0) return null
+  const shown = visibleFields(defs, context, values).length > 0
   function submit(e: FormEvent) {
     e.preventDefault()
     const body: Record<string, unknown> = {}
@@ -51,9 +52,11 @@ export function TicketFieldsForm({ ticket }: { ticket: Ticket }) {
         values={values}
         onChange={(key, value) => setValues((prev) => ({ ...prev, [key]: value }))}
       />
-      <button type="submit" disabled={save.isPending}>
-        {t('tickets.form.save')}
-      </button>
+      {shown && (
+        <button type="submit" disabled={save.isPending}>
+          {t('tickets.form.save')}
+        </button>
+      )}
       {save.isSuccess && <p role="status">{t('tickets.form.saved')}</p>}
       <ErrorText error={save.error} />
     </form>
