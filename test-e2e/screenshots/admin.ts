@@ -135,7 +135,8 @@ export async function adminShots(
     await page.locator('.reports-chart canvas').nth(6).waitFor({ timeout: WAIT_MS })
     await shot(page, `reports-${theme}`)
     // further down: tickets by category and by priority (the main pane scrolls, the page's header stays)
-    await page.getByRole('heading', { name: 'Tickets by category' }).evaluate((h) => {
+    // (the root's type check has no DOM types: the element is any here)
+    await page.getByRole('heading', { name: 'Tickets by category' }).evaluate((h: any) => {
       h.scrollIntoView()
       const d = (globalThis as any).document
       d.scrollingElement.scrollTop = 0
