@@ -4,8 +4,9 @@
 // still answers the old value), A sees it waiting without an Approve button (and the API refuses A's own approval);
 // admin B — created through the API by A — sees it in Approvals with its proposer, risk and diff equal to the API's,
 // approves it; the API then answers the new value, the history shows the change with its diff, A (its executor) is
-// offered no Verify button and B verifies it against the template's checks. The key is never shown back. axe on each
-// page. No sleeps: every wait is on a condition.
+// offered no Verify button and B verifies it against the template's checks. The key is never shown back. Then B
+// rejects A's session-risk proposal with notes: nothing applied. axe on each page. No sleeps: every wait is on a
+// condition.
 
 import { randomBytes } from 'node:crypto'
 import t from 'tap'
@@ -163,3 +164,38 @@ t.test(
     t.equal((await api.get(`${ws}/history/${decided.applied_audit_id}`, asA)).body.governance_status, 'verified')
   },
 )
+
+t.test('B rejects a proposed session-risk change with notes: nothing is applied', async (t) => {
+  const ref = `REJ-${suffix}`
+  const before = (await api.get(ws, asA)).body.config.session_risk ?? {}
+  const score = before.high_risk_score === 15 ? 16 : 15
+  const a = await newPage(t, browser, system)
+  await loginAs(a, system.admin, '/admin/configuration')
+  const form = a.getByRole('form', { name: 'Session risk', exact: true })
+  await form.getByLabel('High risk score').fill(String(score))
+  await form.getByRole('button', { name: 'Review Session risk change' }).click()
+  const review = form.getByRole('region', { name: 'Review of the Session risk change' })
+  t.same(await review.getByRole('listitem').allTextContents(), [
+    `session_risk.high_risk_score: ${JSON.stringify(before.high_risk_score ?? null)} → ${score}`,
+  ])
+  await review.getByRole('textbox', { name: 'Change reference', exact: true }).fill(ref)
+  await review.getByRole('textbox', { name: 'Reason', exact: true }).fill('stricter sessions')
+  await review.getByRole('button', { name: 'Propose for approval' }).click()
+  await form.getByRole('status').filter({ hasText: 'Waiting for approval' }).waitFor({ timeout: WAIT_MS })
+
+  const b = await newPage(t, browser, system)
+  await loginAs(b, second, '/admin/configuration')
+  const theirs = b.getByRole('article', { name: `Change ${ref}` })
+  await theirs.getByRole('textbox', { name: `Notes for ${ref}` }).fill('too strict for now')
+  await theirs.getByRole('button', { name: `Reject ${ref}` }).click()
+  await theirs.waitFor({ state: 'detached', timeout: WAIT_MS })
+  await b.getByText('No change is waiting for approval.').waitFor({ timeout: WAIT_MS })
+  const all = await api.get(`${ws}/pending?status=all`, asA)
+  t.match(
+    all.body.data.find((p: any) => p.change_control.change_ref === ref),
+    { status: 'rejected', decision_notes: 'too strict for now', applied_audit_id: null },
+    'rejected in the API',
+  )
+  t.same((await api.get(ws, asB)).body.config.session_risk ?? {}, before, 'nothing applied')
+  await checkAxe(t, b, 'the approvals list emptied')
+})
