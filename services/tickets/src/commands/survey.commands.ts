@@ -13,7 +13,8 @@ import {
   surveyOfTicket,
   toSurvey,
 } from '../db/survey.repository.ts'
-import { SURVEY_TTL_MS, surveyChannel, surveyLink, surveyStatusAt } from '../domain/survey-rules.ts'
+import { surveySettingsOf } from '../db/ticket-settings.repository.ts'
+import { surveyChannel, surveyLink, surveyStatusAt } from '../domain/survey-rules.ts'
 import { SatisfactionErrors } from '../errors.ts'
 import type { CsatRespondBody, PublicSurvey } from '../schemas/csat.schemas.ts'
 import type { Satisfaction, Survey } from '../schemas/satisfaction.schemas.ts'
@@ -58,10 +59,13 @@ interface ClosedTicket {
 
 /**
  * On close (called from the ticket's close path, in its transaction): a survey for the customer, unless the
- * ticket is already rated or already has one. Sent at once, over the channel the ticket came through, answerable
- * for seven days; the agent's display name is captured now for the public page.
+ * workspace turned surveys off, or the ticket is already rated or already has one. Sent at once, over the channel
+ * the ticket came through, answerable for the workspace's number of days (7 by default); the agent's display name
+ * is captured now for the public page.
  */
 export async function scheduleSurvey(tx: TicketsTx, ticket: ClosedTicket): Promise<void> {
+  const rule = await surveySettingsOf(tx.db, scopeOf(ticket))
+  if (!rule.enabled) return
   if (await satisfactionOfTicket(tx.db, ticket.id)) return
   if (await surveyOfTicket(tx.db, ticket.id)) return
   const now = new Date()
@@ -76,7 +80,7 @@ export async function scheduleSurvey(tx: TicketsTx, ticket: ClosedTicket): Promi
     channel: surveyChannel(ticket.source),
     status: 'sent',
     sent_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + SURVEY_TTL_MS).toISOString(),
+    expires_at: new Date(now.getTime() + rule.ttlMs).toISOString(),
     completed_at: null,
     satisfaction_id: null,
     tenant_id: ticket.tenant_id,
@@ -88,7 +92,7 @@ export async function scheduleSurvey(tx: TicketsTx, ticket: ClosedTicket): Promi
   await announce(tx, survey, token)
 }
 
-/** A fresh link (the old one stops working) and seven more days; a completed survey is not resent. */
+/** A fresh link (the old one stops working) and the workspace's days again; a completed survey is not resent. */
 export function resendSurvey(svc: TicketsService, caller: Caller, id: string) {
   return svc.transaction(caller, async (tx) => {
     const row = await findSurvey(tx.db, id, caller.scope, { forUpdate: svc.dialect === 'postgres' })
@@ -96,12 +100,13 @@ export function resendSurvey(svc: TicketsService, caller: Caller, id: string) {
     const before = toSurvey(row)
     if (before.status === 'completed') throw new SatisfactionErrors.SurveyCompleted()
     const now = new Date()
+    const { ttlMs } = await surveySettingsOf(tx.db, scopeOf(before))
     const { token, hash } = newSurveyToken()
     const patch = {
       status: 'sent',
       token_hash: hash,
       sent_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + SURVEY_TTL_MS).toISOString(),
+      expires_at: new Date(now.getTime() + ttlMs).toISOString(),
       updated_at: now.toISOString(),
     } as const
     if (!(await moveSurvey(tx.db, id, ['queued', 'sent', 'expired'], patch))) {

@@ -106,6 +106,9 @@ export interface TicketSettingsTable {
   tenant_id: string
   workspace_id: string
   auto_assign: Bool
+  /** migration 0031: a survey on close, answerable for this many days */
+  survey_enabled: Bool
+  survey_expiry_days: number
   updated_at: Timestamp
 }
 

@@ -1,7 +1,8 @@
 /** Satisfaction survey rules, pure (services/tickets/README.md, Satisfaction). */
 
-/** A survey link answers for seven days (the earlier system's rule). */
-export const SURVEY_TTL_MS = 7 * 86_400_000
+/** A survey link answers for seven days (the earlier system's rule) unless the workspace sets another number. */
+export const SURVEY_EXPIRY_DAYS = 7
+export const SURVEY_TTL_MS = SURVEY_EXPIRY_DAYS * 86_400_000
 
 export const SURVEY_STATUSES = ['queued', 'sent', 'completed', 'expired'] as const
 export type SurveyStatus = (typeof SURVEY_STATUSES)[number]
