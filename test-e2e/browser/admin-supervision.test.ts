@@ -1,6 +1,7 @@
 // The admin area's Supervision in a real browser (Debian's Chromium) against the embedded default: a supervisor of a
 // workspace of its own opens Supervision from the navigation rail; an agent set online, then away, through identity's
-// API changes its row without a reload; a customer handed to a human with nobody online waits, and the queue shows
+// API changes its row without a reload and without the page asking /api/agents again (the hub's presence frame moved
+// it; the page's safety refetch is a minute away); a customer handed to a human with nobody online waits, and the queue shows
 // length 1 and an oldest wait since the API's queued_at; agents' figures and loads equal identity's answer. The hub's
 // sockets in the caller's scope equal /api/v1/ws/stats (supervisor, admin). An agent sees no link, the typed address says "Not
 // permitted". axe on each. Waits are on roles, names, texts and data attributes only: no sleeps, no retries.
@@ -41,7 +42,13 @@ t.test('a supervisor watches agents and the queue live; the figures are the APIs
   t.equal(await table.locator('tbody tr').count(), 3, 'one row per agent of the workspace (the supervisor is one)')
   t.equal(await page.locator('[data-figure="queue_length"]').textContent(), '0', 'nobody waits yet')
 
-  // presence through the API: the row follows without a reload
+  // presence through the API: the row follows without a reload, from the hub's presence frame — the page asks
+  // /api/agents no more meanwhile (its safety refetch is a minute away, the waits here 20 s at most)
+  const agentReads: string[] = []
+  const countReads = (req: { url(): string }) => {
+    if (new URL(req.url()).pathname === '/api/agents') agentReads.push(req.url())
+  }
+  page.on('request', countReads)
   must(await kit.api.post(`/api/agents/${alice.id}/online`, undefined, kit.svc(scope)), 200, 'online')
   await row.filter({ hasText: 'Online' }).waitFor({ timeout: WAIT_MS })
   t.pass('online shown live')
@@ -49,6 +56,8 @@ t.test('a supervisor watches agents and the queue live; the figures are the APIs
   await row.filter({ hasText: 'Away' }).waitFor({ timeout: WAIT_MS })
   t.pass('away shown live')
   await page.getByText('0 online, 0 busy, 1 away, 2 offline').waitFor({ timeout: WAIT_MS })
+  page.off('request', countReads)
+  t.same(agentReads, [], 'no /api/agents request: the presence frames moved the row')
 
   // nobody online: a customer handed to a human waits
   const dave = await kit.customer(scope, 'dave')

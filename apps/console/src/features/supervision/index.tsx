@@ -1,9 +1,11 @@
 /**
  * Supervision (a lazy chunk of the admin area, `/admin/supervision`; supervisors and admins): the workspace's agents
  * with their status and load against capacity, the waiting queue's length and oldest wait, the hub's sockets in the
- * caller's scope (`/api/v1/ws/stats?scope=cluster`) and statistics' projection lag. Live: the hub's queue and hand-over
- * frames refetch the queue and the agents at once, a resync refetches everything, and every figure is refetched
- * every few seconds anyway (presence changes come as no frame).
+ * caller's scope (`/api/v1/ws/stats?scope=cluster`) and statistics' projection lag. Live from the hub: `presence`
+ * frames (identity's agent events) move an agent's row in place with no request (presence.ts); queue and hand-over
+ * frames refetch the queue and the agents; a resync refetches everything. What no frame announces is asked again on
+ * a timer: the sockets and the lag every few seconds, the agents and the queue every AGENTS_REFETCH_MS as a safety
+ * net (an assignment the supervisor's console gets no frame of moves an agent's load).
  */
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
@@ -25,10 +27,13 @@ import {
   supervisionKeys,
 } from './api.ts'
 import './messages.ts'
+import { onPresenceFrame } from './presence.ts'
 import './supervision.css'
 
-/** how often the figures are asked again when no frame did (ms) */
+/** how often the sockets and the lag are asked again: no frame tells of them (ms) */
 export const REFETCH_MS = 5_000
+/** the agents and the queue: their frames keep them current, this only catches what no frame told (ms) */
+export const AGENTS_REFETCH_MS = 60_000
 const STATUSES = ['online', 'busy', 'away', 'offline'] as const
 /** frames after which the queue or an agent's load may have changed */
 const LIVE_FRAMES = new Set(['waiting_notification', 'transfer_notification', 'session'])
@@ -105,8 +110,13 @@ export function SupervisionScreen(_: { path: string }) {
   const access = useAccess()
   const now = useNow(1_000)
   const live = { refetchInterval: REFETCH_MS, refetchIntervalInBackground: false, retry: false } as const
-  const agents = useQuery({ queryKey: supervisionKeys.agents, queryFn: ({ signal }) => getAgents(signal), ...live })
-  const waiting = useQuery({ queryKey: supervisionKeys.waiting, queryFn: ({ signal }) => getWaiting(signal), ...live })
+  const framed = { ...live, refetchInterval: AGENTS_REFETCH_MS }
+  const agents = useQuery({ queryKey: supervisionKeys.agents, queryFn: ({ signal }) => getAgents(signal), ...framed })
+  const waiting = useQuery({
+    queryKey: supervisionKeys.waiting,
+    queryFn: ({ signal }) => getWaiting(signal),
+    ...framed,
+  })
   // the hub's counts in the caller's scope (staff); should a deployment refuse them (403), the block is left out
   const sockets = useQuery({ queryKey: supervisionKeys.sockets, queryFn: ({ signal }) => getSockets(signal), ...live })
   const socketsRefused = sockets.error instanceof ApiError && sockets.error.status === 403
@@ -119,6 +129,7 @@ export function SupervisionScreen(_: { path: string }) {
   })
 
   useHubFrames((frame: HubFrame) => {
+    if (frame.type === 'presence') return onPresenceFrame(frame)
     if (!LIVE_FRAMES.has(frame.type)) return
     void invalidate(supervisionKeys.waiting)
     void invalidate(supervisionKeys.agents)
