@@ -5,6 +5,7 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
+import { useAccess } from '../../lib/access.ts'
 import { ApiError } from '../../lib/http.ts'
 import { useI18n } from '../../lib/i18n.tsx'
 import { EmptyState, ErrorText } from '../../ui/status.tsx'
@@ -30,7 +31,13 @@ function PendingChange({ p }: { p: Pending }) {
       setBusy(false)
     }
   }
-  const can = p.actions
+  // the API's actions for this caller, and the permission its writes need (security.write)
+  const writer = useAccess().has('security.write')
+  const can = {
+    approve: writer && p.actions.approve,
+    reject: writer && p.actions.reject,
+    withdraw: writer && p.actions.withdraw,
+  }
   return (
     <li>
       <article aria-labelledby={`pending-${p.id}`}>

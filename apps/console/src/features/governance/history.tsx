@@ -5,6 +5,7 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
+import { useAccess } from '../../lib/access.ts'
 import { useAuth } from '../../lib/auth.tsx'
 import { ApiError } from '../../lib/http.ts'
 import { useI18n } from '../../lib/i18n.tsx'
@@ -151,6 +152,7 @@ export function History() {
   const [rollback, setRollback] = useState<{ id: string; ref: string } | null>(null)
   const [verify, setVerify] = useState<string | null>(null)
   const me = useAuth().user?.id ?? ''
+  const canWrite = useAccess().has('security.write')
   const history = useQuery({ queryKey: [...keys.all, 'history'], queryFn: readHistory })
   return (
     <section aria-labelledby="gov-history-title">
@@ -190,16 +192,19 @@ export function History() {
                 </td>
                 <td>
                   {/* the API refuses the executor's own verification: not offered to it */}
-                  {h.verification_status === 'pending' && h.needs_action && h.audit.actor_user_id !== me && (
-                    <button
-                      type="button"
-                      aria-expanded={verify === h.audit.id}
-                      aria-label={`${t('gov.verify')} ${h.audit.change_ref}`}
-                      onClick={() => setVerify(verify === h.audit.id ? null : h.audit.id)}
-                    >
-                      {t('gov.verify')}
-                    </button>
-                  )}
+                  {canWrite &&
+                    h.verification_status === 'pending' &&
+                    h.needs_action &&
+                    h.audit.actor_user_id !== me && (
+                      <button
+                        type="button"
+                        aria-expanded={verify === h.audit.id}
+                        aria-label={`${t('gov.verify')} ${h.audit.change_ref}`}
+                        onClick={() => setVerify(verify === h.audit.id ? null : h.audit.id)}
+                      >
+                        {t('gov.verify')}
+                      </button>
+                    )}
                 </td>
                 <td>
                   <button

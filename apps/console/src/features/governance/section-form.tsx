@@ -7,6 +7,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
+import { useAccess } from '../../lib/access.ts'
 import { ApiError } from '../../lib/http.ts'
 import { useI18n } from '../../lib/i18n.tsx'
 import { ErrorText } from '../../ui/status.tsx'
@@ -26,6 +27,8 @@ export function SectionForm(props: {
   const { section, fields, workspace, tenant } = props
   const { t } = useI18n()
   const client = useQueryClient()
+  // PUT / preview / proposals need security.write (the API checks): a reader sees the values, not the controls
+  const canWrite = useAccess().has('security.write')
   const [edits, setEdits] = useState<Record<string, string | boolean>>({})
   const [preview, setPreview] = useState<Preview | null>(null)
   const [changeRef, setChangeRef] = useState('')
@@ -169,11 +172,13 @@ export function SectionForm(props: {
           })}
         </tbody>
       </table>
-      <p>
-        <button type="button" disabled={Object.keys(edits).length === 0} onClick={review}>
-          {t('gov.reviewSection', { section: title })}
-        </button>
-      </p>
+      {canWrite && (
+        <p>
+          <button type="button" disabled={Object.keys(edits).length === 0} onClick={review}>
+            {t('gov.reviewSection', { section: title })}
+          </button>
+        </p>
+      )}
       {preview && (
         <section aria-label={t('gov.reviewOf', { section: title })}>
           <p>
