@@ -1,8 +1,8 @@
 // The admin area's Service settings in a real browser (Debian's Chromium) against the embedded default: the admin
 // creates, edits (a refused rule shown in the service's words) and deletes an SLA config, sets business hours (a
-// time zone, two ranges on Monday, Saturday open, Friday closed) and auto-assignment — each re-read from the API
-// (and the page after a reload) and found in the audit log — and sends a fresh satisfaction-survey link for a closed
-// ticket (the public survey answers it). An agent sees no link, the URL says "Not permitted" and the API refuses.
+// time zone, two ranges on Monday, Saturday open, Friday closed), auto-assignment and 3-day survey links — each
+// re-read from the API (and the page after a reload) and found in the audit log — and sends a fresh
+// satisfaction-survey link for a closed ticket (the public survey answers it, for the 3 days set). An agent sees no link, the URL says "Not permitted" and the API refuses.
 // axe clean. Every wait is on a role, a name or a text: no sleeps.
 import { randomBytes } from 'node:crypto'
 import t from 'tap'
@@ -156,6 +156,18 @@ t.test('an admin sets business hours and auto-assignment; they persist and are a
   await page.getByRole('status').filter({ hasText: 'Ticket handling saved' }).waitFor({ timeout: WAIT_MS })
   t.equal((await api.get('/api/tickets/settings', asAdmin)).body.auto_assign, true, 'the API has it on')
 
+  // survey settings: links answer 3 days
+  const surveyForm = page.getByRole('form', { name: 'Survey settings' })
+  t.ok(await surveyForm.getByRole('switch', { name: 'Send a survey when a ticket closes' }).isChecked(), 'surveys on')
+  await surveyForm.getByRole('spinbutton', { name: 'Survey link answers for (days)' }).fill('3')
+  await surveyForm.getByRole('button', { name: 'Save survey settings' }).click()
+  await page.getByRole('status').filter({ hasText: 'Survey settings saved' }).waitFor({ timeout: WAIT_MS })
+  t.match(
+    (await api.get('/api/tickets/settings', asAdmin)).body,
+    { auto_assign: true, survey_enabled: true, survey_expiry_days: 3 },
+    'the API has 3 days, the rest kept',
+  )
+
   // the page re-read: what it shows is what the API has
   await page.reload()
   await page.getByRole('textbox', { name: 'Monday opens (2)' }).waitFor({ timeout: WAIT_MS })
@@ -163,17 +175,23 @@ t.test('an admin sets business hours and auto-assignment; they persist and are a
   t.equal(await page.getByRole('textbox', { name: 'Monday closes (2)' }).inputValue(), '18:00')
   t.equal(await page.getByRole('textbox', { name: 'Friday opens (1)' }).count(), 0, 'Friday shown closed')
   t.ok(await page.getByRole('switch', { name: 'Assign new tickets automatically' }).isChecked())
+  t.equal(await page.getByRole('spinbutton', { name: 'Survey link answers for (days)' }).inputValue(), '3')
 
   const hoursRecord = await audited('business hours audited', (r) => r.after_json?.time_zone === 'Europe/Berlin')
   t.equal(hoursRecord.before_json.time_zone, 'UTC', 'business hours audited, UTC before')
   t.equal(hoursRecord.action, 'sla.business_hours')
-  const settingsRecord = await audited('auto-assignment audited', (r) => r.resource_id === 'settings')
+  const settingsRecord = await audited(
+    'auto-assignment audited',
+    (r) => r.resource_id === 'settings' && r.after_json?.auto_assign === true && r.before_json?.auto_assign === false,
+  )
   t.same(
     [settingsRecord.before_json.auto_assign, settingsRecord.after_json.auto_assign],
     [false, true],
     'auto-assignment audited with before and after',
   )
   t.equal(settingsRecord.action, 'tickets.settings')
+  const surveyRecord = await audited('survey settings audited', (r) => r.after_json?.survey_expiry_days === 3)
+  t.equal(surveyRecord.before_json.survey_expiry_days, 7, 'survey settings audited, 7 days before')
 })
 
 t.test('a closed ticket’s survey gets a fresh link that the public survey answers', async (t) => {
@@ -192,6 +210,8 @@ t.test('a closed ticket’s survey gets a fresh link that the public survey answ
   const box = page.getByRole('region', { name: 'New survey link (shown once)' })
   const link = new URL(await box.getByRole('textbox').inputValue())
   t.match(link.pathname, /^\/csat\/[\w-]{20,}$/, 'a survey link')
+  const [resent] = (await api.get(`/api/satisfactions/surveys?ticket_id=${ticket.body.id}`, asAdmin)).body.data
+  t.equal(Date.parse(resent.expires_at) - Date.parse(resent.sent_at), 3 * 86_400_000, 'answering the 3 days set')
   const survey = await api.get(`/public${link.pathname}`)
   t.equal(survey.status, 200, 'the public survey answers the new link')
   t.equal(survey.body.ticket_title, `Survey ${suffix}`, 'for the closed ticket')

@@ -30,6 +30,10 @@ export interface BusinessHours {
 
 export interface TicketSettings {
   auto_assign: boolean
+  /** closing a ticket sends the customer a satisfaction survey */
+  survey_enabled: boolean
+  /** how many days a survey's link answers (a resend's too) */
+  survey_expiry_days: number
   is_default: boolean
   updated_at: string | null
 }
@@ -64,8 +68,10 @@ export const writeHours = (body: Pick<BusinessHours, 'time_zone' | 'weekly'>) =>
   api<BusinessHours>('/api/sla/business-hours', { method: 'PUT', body })
 
 export const readTicketSettings = (signal?: AbortSignal) => api<TicketSettings>('/api/tickets/settings', { signal })
-export const writeTicketSettings = (auto_assign: boolean) =>
-  api<TicketSettings>('/api/tickets/settings', { method: 'PUT', body: { auto_assign } })
+/** The keys given change, the others keep their value (the service merges). */
+export const writeTicketSettings = (
+  body: Partial<Pick<TicketSettings, 'auto_assign' | 'survey_enabled' | 'survey_expiry_days'>>,
+) => api<TicketSettings>('/api/tickets/settings', { method: 'PUT', body })
 
 export const listSurveys = (status: string, signal?: AbortSignal) =>
   api<Page<Survey>>('/api/satisfactions/surveys', {

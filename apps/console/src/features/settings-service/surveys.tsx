@@ -1,7 +1,7 @@
 /**
- * Satisfaction surveys: those sent when tickets closed (each expires 7 days after sending; the service has no
- * per-workspace survey settings), filtered by status, and a fresh link for one that went astray — shown once, as the
- * service hands it out only in the resend's answer.
+ * Satisfaction surveys: the workspace's survey settings, then the surveys sent when tickets closed, filtered by
+ * status, and a fresh link for one that went astray — shown once, as the service hands it out only in the resend's
+ * answer.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
@@ -9,6 +9,7 @@ import { useAccess } from '../../lib/access.ts'
 import { useI18n } from '../../lib/i18n.tsx'
 import { EmptyState, ErrorText, Loading } from '../../ui/status.tsx'
 import { keys, listSurveys, resendSurvey } from './api.ts'
+import { SurveySettings } from './survey-settings.tsx'
 
 const STATUSES = ['', 'sent', 'completed', 'expired', 'queued'] as const
 
@@ -30,6 +31,7 @@ export function Surveys() {
     <section aria-labelledby="svc-surveys" className="svc-section">
       <h2 id="svc-surveys">{t('svc.surveys')}</h2>
       <p className="svc-note">{t('svc.surveys.rules')}</p>
+      <SurveySettings />
       <div className="admin-toolbar">
         <label>
           {t('svc.surveys.status')}

@@ -30,7 +30,7 @@ export function TicketHandling() {
               aria-checked={settings.data.auto_assign}
               checked={settings.data.auto_assign}
               disabled={!canWrite || save.isPending}
-              onChange={(e) => save.mutate(e.target.checked)}
+              onChange={(e) => save.mutate({ auto_assign: e.target.checked })}
             />
             {t('svc.tickets.autoAssign')}
           </label>
