@@ -181,3 +181,24 @@ inEachStorageMode(t, 'the tenant scope: proposals need tenant-level administrato
     config: { session_risk: { high_risk_score: 3 } },
   })
 })
+
+inEachStorageMode(t, 'two administrators approving one change at once: it runs once', async (t, mode) => {
+  const { app } = await governanceApp(t, mode)
+  const alice = await as(ALICE)
+  const proposed = await call(app, alice, 'POST', `${base}/pending`, {
+    session_risk: { high_risk_score: 3 },
+    change_ref: 'CHG-RACE',
+    reason: 'race',
+  })
+  t.equal(proposed.statusCode, 201, proposed.body)
+  const url = `${base}/pending/${proposed.json().id}/approve`
+  const [one, two] = await Promise.all([
+    call(app, await as(BOB), 'POST', url, { notes: 'bob looked' }),
+    call(app, await as({ ...BOB, user_id: 'carol' }), 'POST', url, { notes: 'carol looked' }),
+  ])
+  t.same([one.statusCode, two.statusCode].sort(), [200, 409], `${one.body} / ${two.body}`)
+  t.equal([one, two].find((r) => r.statusCode === 409)?.json().code, 'CONFIG_PENDING_DECIDED')
+  const history = (await call(app, alice, 'GET', `${base}/history`)).json()
+  t.equal(history.total, 1, 'one execution')
+  t.equal((await call(app, alice, 'GET', base)).json().version, 1)
+})
