@@ -2,8 +2,8 @@
 // primary knowledge provider a small real HTTP server that fails (services/ai-orchestrator/test/helpers): a platform
 // operator (a session bound to no tenant) sees each provider and the LLM with its breaker; three failed queries open
 // the primary's breaker, the page shows it open with the API's failure count, and "Reset" after its confirmation
-// closes it (the API says closed, no failures). A platform administrator signed in to one tenant sees the state but
-// no Reset, and the API refuses its reset; a tenant administrator and an agent see no link, the URL says
+// closes it (the API says closed, no failures); the provider switched off and on again (the API follows). A
+// platform administrator signed in to one tenant sees the state but no Reset or switch, and the API refuses both; a tenant administrator and an agent see no link, the URL says
 // "Not permitted" and the API refuses. axe clean. Every wait is on a role, a name or a text: no sleeps.
 import { randomBytes } from 'node:crypto'
 import t from 'tap'
@@ -48,11 +48,8 @@ t.test('a platform operator sees the primary breaker open and resets it', async 
     table.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) })
   const primaryRow = row('Primary provider')
   await primaryRow.getByRole('cell', { name: 'Closed' }).waitFor({ timeout: WAIT_MS })
-  t.same(
-    (await primaryRow.getByRole('cell').allTextContents()).slice(0, 2),
-    ['Yes', 'Yes'],
-    'the primary configured and switched on',
-  )
+  t.equal((await primaryRow.getByRole('cell').allTextContents())[0], 'Yes', 'the primary configured')
+  t.ok(await primaryRow.getByRole('switch', { name: 'Primary provider switched on' }).isChecked(), 'and switched on')
   t.same(
     (await row('LLM').getByRole('cell').allTextContents()).slice(0, 1),
     ['No'],
@@ -87,6 +84,26 @@ t.test('a platform operator sees the primary breaker open and resets it', async 
   await primaryRow.getByRole('cell', { name: 'Closed' }).waitFor({ timeout: WAIT_MS })
   t.match(await primaryBreaker(), { state: 'closed', failure_count: 0 }, 'the API says closed, no failures')
   t.equal((await primaryRow.getByRole('cell').allTextContents())[4], '0', 'and the page shows 0')
+
+  // the provider switched off, then on again, for every tenant
+  const primaryApi = async () =>
+    (await api.get('/api/v1/ai/status', op)).body.providers.find((x: any) => x.id === 'primary')
+  const onOff = primaryRow.getByRole('switch', { name: 'Primary provider switched on' })
+  t.ok(await onOff.isChecked(), 'the switch shows it on')
+  await onOff.click()
+  await page.getByRole('status').filter({ hasText: 'Primary provider switched off for every tenant' }).waitFor({
+    timeout: WAIT_MS,
+  })
+  t.equal((await primaryApi()).enabled, false, 'the API has it off')
+  t.notOk((await primaryApi()).breaker.state === 'open', 'its breaker untouched')
+  await until('the switch shows off', async () => ((await onOff.isChecked()) ? undefined : true))
+  t.notOk((await api.get('/api/v1/ai/status', op)).body.fallback.order.includes('primary'), 'out of the answer order')
+  await checkAxe(t, page, 'a provider switched off')
+  await onOff.click()
+  await page.getByRole('status').filter({ hasText: 'Primary provider switched on for every tenant' }).waitFor({
+    timeout: WAIT_MS,
+  })
+  t.equal((await primaryApi()).enabled, true, 'the API has it on again')
 })
 
 t.test('a platform administrator signed in to one tenant sees the state, no Reset; the API refuses', async (t) => {
@@ -96,6 +113,9 @@ t.test('a platform administrator signed in to one tenant sees the state, no Rese
   await table.getByRole('rowheader', { name: 'Primary provider' }).waitFor({ timeout: WAIT_MS })
   await page.getByText(/it needs a platform session/).waitFor({ timeout: WAIT_MS })
   t.equal(await table.getByRole('button').count(), 0, 'no Reset buttons')
+  t.equal(await table.getByRole('switch').count(), 0, 'no provider switches')
+  const off = await api.call('PUT', '/api/v1/ai/knowledge-provider/disable?provider=primary', { token: admin.token })
+  t.equal(off.status, 403, 'the API refuses its switch')
   const reset = await api.post('/api/v1/ai/circuit-breaker/reset?breaker=primary', undefined, { token: admin.token })
   t.equal(reset.status, 403, 'the API refuses its reset')
 })

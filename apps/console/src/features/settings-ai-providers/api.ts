@@ -40,8 +40,15 @@ export const resetBreaker = (breaker: BreakerName) =>
     query: { breaker },
   })
 
+/** A knowledge provider switched on or off for every scope and replica (the environment's settings stay). */
+export const switchProvider = (provider: 'primary' | 'compatibility', on: boolean) =>
+  api<{ success: boolean; message: string }>(`/api/v1/ai/knowledge-provider/${on ? 'enable' : 'disable'}`, {
+    method: 'PUT',
+    query: { provider },
+  })
+
 /**
- * A reset acts for every tenant: ai-orchestrator takes it only from a platform administrator whose token names no
+ * A reset or a switch acts for every tenant: ai-orchestrator takes it only from a platform administrator whose token names no
  * tenant (a platform admin signed in to one tenant is refused, 403). The API checks again.
  */
 export function platformSession(): boolean {

@@ -2,8 +2,8 @@
  * The AI providers section of the admin area (a lazy chunk, `/admin/ai-providers`, platform administrators): each
  * external knowledge provider and the LLM with its state — configured, switched on, healthy — and its circuit
  * breaker (state, consecutive failures, when it opened, half-open trials), re-read every 5 s while open; "Reset"
- * closes a breaker on every replica after a confirmation. A reset acts for every tenant, so it is shown only to a
- * session bound to no tenant (api.ts); the API checks again.
+ * closes a breaker on every replica after a confirmation, a switch turns a knowledge provider off or on. Both act
+ * for every tenant, so they are shown only to a session bound to no tenant (api.ts); the API checks again.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
@@ -17,6 +17,7 @@ import {
   readStatus,
   resetBreaker,
   statusKey,
+  switchProvider,
 } from './api.ts'
 import './messages.ts'
 import './ai-providers.css'
@@ -96,6 +97,13 @@ export function AiProvidersScreen(_props: { path: string }) {
       await client.invalidateQueries({ queryKey: statusKey })
     },
   })
+  const toggle = useMutation({
+    mutationFn: ({ id, on }: { id: 'primary' | 'compatibility'; on: boolean }) => switchProvider(id, on),
+    onSuccess: async (_answer, { id, on }) => {
+      setNote(t(on ? 'ai.switch.on' : 'ai.switch.off', { name: t(`ai.name.${id}`) }))
+      await client.invalidateQueries({ queryKey: statusKey })
+    },
+  })
   const rows = status.data ? rowsOf(status.data, t) : []
   return (
     <div className="admin-page ai-screen">
@@ -103,6 +111,7 @@ export function AiProvidersScreen(_props: { path: string }) {
       {!canReset && <p className="ai-note">{t('ai.readOnly')}</p>}
       {note && <p role="status">{note}</p>}
       {reset.error && <ErrorText error={reset.error} />}
+      {toggle.error && <ErrorText error={toggle.error} />}
       {status.isPending ? (
         <Loading label={t('ai.loading')} />
       ) : status.error ? (
@@ -133,7 +142,25 @@ export function AiProvidersScreen(_props: { path: string }) {
                   <tr key={r.id} data-breaker={r.id}>
                     <th scope="row">{name}</th>
                     <td>{t(r.configured ? 'ai.yes' : 'ai.no')}</td>
-                    <td>{r.enabled === null ? '—' : t(r.enabled ? 'ai.yes' : 'ai.no')}</td>
+                    <td>
+                      {r.enabled === null ? (
+                        '—'
+                      ) : canReset && r.id !== 'llm' ? (
+                        <input
+                          type="checkbox"
+                          role="switch"
+                          aria-label={t('ai.switch', { name })}
+                          aria-checked={r.enabled}
+                          checked={r.enabled}
+                          disabled={toggle.isPending}
+                          onChange={(e) =>
+                            toggle.mutate({ id: r.id as 'primary' | 'compatibility', on: e.target.checked })
+                          }
+                        />
+                      ) : (
+                        t(r.enabled ? 'ai.yes' : 'ai.no')
+                      )}
+                    </td>
                     <td>{r.health}</td>
                     <td>
                       <span className={`ai-state ai-state-${state}`}>{t(`ai.state.${state}`)}</span>

@@ -7,7 +7,7 @@ export const messages = defineMessages({
     'ai.empty': 'Nothing to show.',
     'ai.table': 'Providers and breakers',
     'ai.readOnly':
-      'Resetting a breaker acts for every tenant: it needs a platform session (a platform administrator signed in to no tenant).',
+      'Resetting a breaker or switching a provider acts for every tenant: it needs a platform session (a platform administrator signed in to no tenant).',
     'ai.col.name': 'Dependency',
     'ai.col.configured': 'Configured',
     'ai.col.enabled': 'Switched on',
@@ -34,6 +34,9 @@ export const messages = defineMessages({
     'ai.reset.yes': 'Yes, reset {name}',
     'ai.reset.done': '{name} breaker reset',
     'ai.cancel': 'Cancel',
+    'ai.switch': '{name} switched on',
+    'ai.switch.on': '{name} switched on for every tenant',
+    'ai.switch.off': '{name} switched off for every tenant',
     'ai.fallback': 'Answer order: {order}',
   },
   'zh-CN': {
@@ -41,7 +44,7 @@ export const messages = defineMessages({
     'ai.loading': '正在加载 AI 运行状态…',
     'ai.empty': '没有可显示的内容。',
     'ai.table': '提供方与熔断器',
-    'ai.readOnly': '重置熔断器会作用于所有租户：需要平台会话（未登录到任何租户的平台管理员）。',
+    'ai.readOnly': '重置熔断器或开关提供方会作用于所有租户：需要平台会话（未登录到任何租户的平台管理员）。',
     'ai.col.name': '依赖',
     'ai.col.configured': '已配置',
     'ai.col.enabled': '已开启',
@@ -68,6 +71,9 @@ export const messages = defineMessages({
     'ai.reset.yes': '确定重置{name}',
     'ai.reset.done': '已重置{name}熔断器',
     'ai.cancel': '取消',
+    'ai.switch': '{name}已开启',
+    'ai.switch.on': '已为所有租户开启{name}',
+    'ai.switch.off': '已为所有租户关闭{name}',
     'ai.fallback': '回答顺序：{order}',
   },
 })
