@@ -206,6 +206,7 @@ t.test('an admin reads Reports: the numbers shown are the API answers for the sa
     "the demo admin's scoped view holds 0 AI usage (DailyStats has no tenant)",
   )
   await page.getByText('Daily statistics have no tenant: a tenant’s or workspace’s view shows 0.').waitFor()
+  t.equal(await page.getByRole('form', { name: 'Scope' }).count(), 0, 'a scoped token gets no scope picker')
   const keyed = (body: any[]) => body.map((r) => [r.key || '(none)', fmt.format(r.count)])
   t.same(
     await cells(page.getByRole('table', { name: 'Tickets by category, table' })),
@@ -312,39 +313,105 @@ t.test('an admin reads Reports: the numbers shown are the API answers for the sa
   )
 })
 
-t.test('a platform operator (no tenant) reads the system-wide AI usage the API gives it', async (t) => {
-  const page = await newPage(t, browser, system)
-  await loginAs(page, operator)
-  await page.goto('/admin/reports')
-  const table = page.getByRole('table', { name: 'AI usage per day, table' })
-  await table.waitFor({ timeout: WAIT_MS })
-  await page.getByText('UTC days, all tenants (daily statistics have no tenant).').waitFor({ timeout: WAIT_MS })
-  const form = page.getByRole('form', { name: 'Date range' })
-  const start = await form.getByLabel('From').inputValue()
-  const end = await form.getByLabel('To').inputValue()
-  const ai = await api.get(`/api/statistics/ai-usage?start_date=${start}&end_date=${end}`, {
-    token: operator.login.token,
-  })
-  t.equal(ai.status, 200, ai.text)
-  t.ok(
-    (ai.body as any[]).some((d) => d.ai_usage_count >= 1),
-    'the AI answer counted system-wide',
-  )
-  const rows = await Promise.all(
-    (await table.locator('tbody tr').all()).map((r) => r.locator('th, td').allTextContents()),
-  )
-  t.same(
-    rows,
-    (ai.body as any[]).map((d) => [
-      d.date,
-      fmt.format(d.ai_usage_count),
-      fmt.format(d.knowledge_provider_usage_count),
-      fmt.format(d.compat_provider_usage_count),
-    ]),
-    'AI usage per day equals the API',
-  )
-  await checkAxe(t, page, 'the reports page of a platform operator')
-})
+t.test(
+  'a platform operator (no tenant) reads the system-wide AI usage and narrows the reports to a workspace',
+  async (t) => {
+    // a ticket in the operator's second workspace of the tenant: in the every-tenant view, not in demo/main's
+    const desk = {
+      token: operator.login.token,
+      headers: { 'x-tenant-id': system.tenant_id, 'x-workspace-id': `opsdesk${suffix}` },
+    }
+    const elsewhere = `elsewhere-${suffix}`
+    const deskCustomer = await realCustomer(api, desk, `reports_desk_${suffix}`)
+    const made = await createTicket(
+      api,
+      { title: `Reports desk ${suffix}`, customer_id: deskCustomer.user_id, category: elsewhere },
+      desk,
+    )
+    t.equal(made.status, 201, made.text)
+    await until('statistics has the other workspace’s ticket', async () => {
+      const r = await api.get('/api/statistics/ticket-category', { token: operator.login.token })
+      return (r.body as any[]).some((c) => c.key === elsewhere) ? true : undefined
+    })
+    const page = await newPage(t, browser, system)
+    await loginAs(page, operator)
+    await page.goto('/admin/reports')
+    const table = page.getByRole('table', { name: 'AI usage per day, table' })
+    await table.waitFor({ timeout: WAIT_MS })
+    await page.getByText('UTC days, all tenants (daily statistics have no tenant).').waitFor({ timeout: WAIT_MS })
+    const form = page.getByRole('form', { name: 'Date range' })
+    const start = await form.getByLabel('From').inputValue()
+    const end = await form.getByLabel('To').inputValue()
+    const ai = await api.get(`/api/statistics/ai-usage?start_date=${start}&end_date=${end}`, {
+      token: operator.login.token,
+    })
+    t.equal(ai.status, 200, ai.text)
+    t.ok(
+      (ai.body as any[]).some((d) => d.ai_usage_count >= 1),
+      'the AI answer counted system-wide',
+    )
+    const rows = await Promise.all(
+      (await table.locator('tbody tr').all()).map((r) => r.locator('th, td').allTextContents()),
+    )
+    t.same(
+      rows,
+      (ai.body as any[]).map((d) => [
+        d.date,
+        fmt.format(d.ai_usage_count),
+        fmt.format(d.knowledge_provider_usage_count),
+        fmt.format(d.compat_provider_usage_count),
+      ]),
+      'AI usage per day equals the API',
+    )
+    await checkAxe(t, page, 'the reports page of a platform operator')
+
+    // the scope picker (an operator's token names no tenant): the demo workspace alone, as the gateway's selectors
+    const categories = page.getByRole('table', { name: 'Tickets by category, table' })
+    await categories.getByRole('rowheader', { name: elsewhere }).waitFor({ timeout: WAIT_MS })
+    t.pass("every tenant: the other workspace's category is there")
+    const scopeForm = page.getByRole('form', { name: 'Scope' })
+    await scopeForm.getByRole('combobox', { name: 'Tenant' }).selectOption(system.tenant_id)
+    await scopeForm.getByRole('combobox', { name: 'Workspace' }).selectOption(system.workspace_id)
+    await page.getByText('Daily statistics have no tenant: a tenant’s or workspace’s view shows 0.').waitFor({
+      timeout: WAIT_MS,
+    })
+    const tz = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)
+    const narrowed = {
+      token: operator.login.token,
+      headers: { 'x-tenant-id': system.tenant_id, 'x-workspace-id': system.workspace_id },
+    }
+    const q = `start_date=${start}&end_date=${end}&tz=${encodeURIComponent(tz)}`
+    const [everyTenant, inDemo] = await Promise.all([
+      api.get(`/api/statistics/ticket-category?${q}`, { token: operator.login.token }),
+      api.get(`/api/statistics/ticket-category?${q}`, narrowed),
+    ])
+    t.equal(inDemo.status, 200, inDemo.text)
+    t.notOk(
+      (inDemo.body as any[]).some((r) => r.key === elsewhere),
+      "the demo workspace's answer holds no other workspace's ticket",
+    )
+    const expected = (inDemo.body as any[]).map((r) => [r.key || '(none)', fmt.format(r.count)])
+    await until('the narrowed categories shown', async () => {
+      const shown = await Promise.all(
+        (await categories.locator('tbody tr').all()).map((r) => r.locator('th, td').allTextContents()),
+      )
+      return JSON.stringify(shown) === JSON.stringify(expected) ? true : undefined
+    })
+    t.pass("tickets by category equal the API's answer for the demo workspace")
+    t.ok(
+      (everyTenant.body as any[]).some((r) => r.key === elsewhere),
+      'while every tenant’s does',
+    )
+    t.equal(await categories.getByRole('rowheader', { name: elsewhere }).count(), 0, 'not shown once narrowed')
+    const narrowedDash = await api.get(`/api/statistics/dashboard?tz=${encodeURIComponent(tz)}`, narrowed)
+    t.equal(
+      await page.locator('[data-figure="total_tickets"]').textContent(),
+      fmt.format(narrowedDash.body.total_tickets),
+      "the key figures are the workspace's",
+    )
+    await checkAxe(t, page, 'the reports page narrowed to a workspace')
+  },
+)
 
 t.test('an agent sees no Reports link; /admin/reports says not permitted and the API refuses it', async (t) => {
   const page = await newPage(t, browser, system)

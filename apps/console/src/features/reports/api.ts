@@ -1,5 +1,5 @@
 /** Statistics' reads (services/statistics README "Endpoints"), through the gateway with the user's token. */
-import { api } from '../../lib/http.ts'
+import { api, type Page } from '../../lib/http.ts'
 
 export type Dashboard = Record<string, number>
 
@@ -60,45 +60,91 @@ export interface Lag {
   projections: { projection: string; lag_seconds: number; pending: boolean; rebuilding: boolean }[]
 }
 
-export const reportKeys = {
-  all: ['reports'] as const,
-  grouped: (what: string, r: Range | null) => ['reports', 'grouped', what, r] as const,
-  sla: (r: Range) => ['reports', 'sla', r] as const,
-  ai: (r: Range) => ['reports', 'ai', r] as const,
-  lag: ['reports', 'lag'] as const,
-  ratings: (r: Range) => ['reports', 'ratings', r] as const,
-  dashboard: (tz: string) => ['reports', 'dashboard', tz] as const,
-  days: (r: Range) => ['reports', 'days', r] as const,
-  agents: (r: Range) => ['reports', 'agents', r] as const,
+/**
+ * The tenant/workspace a platform operator (a token bound to no tenant) narrows the reports to: the gateway's scope
+ * selectors (docs/api.md "Selectors": an unscoped token with selectors is narrowed to them), sent as headers so the
+ * services' query schemas stay as they are. Empty: every tenant. A scoped token's reports are its scope's anyway.
+ */
+export interface Scope {
+  tenant_id: string
+  workspace_id: string
 }
 
-export const getDashboard = (tz: string, signal?: AbortSignal) =>
-  api<Dashboard>('/api/statistics/dashboard', { query: { tz }, signal })
+export const ALL: Scope = { tenant_id: '', workspace_id: '' }
 
-export const getDays = (r: Range, signal?: AbortSignal) =>
-  api<DayRow[]>('/api/statistics/time-range', { query: { ...r }, signal })
+const selectors = (s: Scope): Record<string, string> => ({
+  ...(s.tenant_id ? { 'X-Tenant-ID': s.tenant_id } : {}),
+  ...(s.tenant_id && s.workspace_id ? { 'X-Workspace-ID': s.workspace_id } : {}),
+})
 
-export const getAgents = (r: Range, signal?: AbortSignal) =>
-  api<AgentRow[]>('/api/statistics/agent-performance', { query: { ...r, limit: 100 }, signal })
+export const reportKeys = {
+  all: ['reports'] as const,
+  grouped: (what: string, r: Range | null, s: Scope) => ['reports', 'grouped', what, r, s] as const,
+  sla: (r: Range, s: Scope) => ['reports', 'sla', r, s] as const,
+  ai: (r: Range, s: Scope) => ['reports', 'ai', r, s] as const,
+  lag: ['reports', 'lag'] as const,
+  ratings: (r: Range, s: Scope) => ['reports', 'ratings', r, s] as const,
+  dashboard: (tz: string, s: Scope) => ['reports', 'dashboard', tz, s] as const,
+  days: (r: Range, s: Scope) => ['reports', 'days', r, s] as const,
+  agents: (r: Range, s: Scope) => ['reports', 'agents', r, s] as const,
+  tenants: ['reports', 'tenants'] as const,
+  workspaces: (tenant: string) => ['reports', 'workspaces', tenant] as const,
+}
 
-export const getGrouped = (what: 'ticket-category' | 'ticket-priority', r: Range, signal?: AbortSignal) =>
-  api<KeyCount[]>(`/api/statistics/${what}`, { query: { ...r }, signal })
+export const getDashboard = (tz: string, s: Scope, signal?: AbortSignal) =>
+  api<Dashboard>('/api/statistics/dashboard', { query: { tz }, headers: selectors(s), signal })
+
+export const getDays = (r: Range, s: Scope, signal?: AbortSignal) =>
+  api<DayRow[]>('/api/statistics/time-range', { query: { ...r }, headers: selectors(s), signal })
+
+export const getAgents = (r: Range, s: Scope, signal?: AbortSignal) =>
+  api<AgentRow[]>('/api/statistics/agent-performance', {
+    query: { ...r, limit: 100 },
+    headers: selectors(s),
+    signal,
+  })
+
+export const getGrouped = (what: 'ticket-category' | 'ticket-priority', r: Range, s: Scope, signal?: AbortSignal) =>
+  api<KeyCount[]>(`/api/statistics/${what}`, { query: { ...r }, headers: selectors(s), signal })
 
 /** customer records by source: a count of now, no days */
-export const getSources = (signal?: AbortSignal) => api<KeyCount[]>('/api/statistics/customer-source', { signal })
+export const getSources = (s: Scope, signal?: AbortSignal) =>
+  api<KeyCount[]>('/api/statistics/customer-source', { headers: selectors(s), signal })
 
-export const getSla = (r: Range, signal?: AbortSignal) =>
-  api<SlaDay[]>('/api/statistics/sla-violations', { query: { ...r }, signal })
+export const getSla = (r: Range, s: Scope, signal?: AbortSignal) =>
+  api<SlaDay[]>('/api/statistics/sla-violations', { query: { ...r }, headers: selectors(s), signal })
 
 /** DailyStats' rows are UTC days: the range's dates are asked as UTC days (no tz) */
-export const getAi = (r: Range, signal?: AbortSignal) =>
-  api<AiDay[]>('/api/statistics/ai-usage', { query: { start_date: r.start_date, end_date: r.end_date }, signal })
+export const getAi = (r: Range, s: Scope, signal?: AbortSignal) =>
+  api<AiDay[]>('/api/statistics/ai-usage', {
+    query: { start_date: r.start_date, end_date: r.end_date },
+    headers: selectors(s),
+    signal,
+  })
 
 export const getLag = (signal?: AbortSignal) => api<Lag>('/api/statistics/lag', { signal })
 
 /** tickets' rating statistics (satisfaction.read); its days are UTC days: the service takes no zone. */
-export const getRatings = (r: Range, signal?: AbortSignal) =>
-  api<RatingStats>('/api/satisfactions/stats', { query: { date_from: r.start_date, date_to: r.end_date }, signal })
+export const getRatings = (r: Range, s: Scope, signal?: AbortSignal) =>
+  api<RatingStats>('/api/satisfactions/stats', {
+    query: { date_from: r.start_date, date_to: r.end_date },
+    headers: selectors(s),
+    signal,
+  })
+
+export interface Registered {
+  id: string
+  name: string
+}
+
+/** identity's registry (platform operators): the tenants, and a tenant's workspaces, for the scope picker */
+export const getTenants = (signal?: AbortSignal) =>
+  api<Page<Registered>>('/api/security/tenants', { query: { page: 1, page_size: 100 }, signal })
+export const getWorkspaces = (tenant: string, signal?: AbortSignal) =>
+  api<Page<Registered>>(`/api/security/tenants/${encodeURIComponent(tenant)}/workspaces`, {
+    query: { page: 1, page_size: 100 },
+    signal,
+  })
 
 /** The browser's zone, the one the screen's days are in (UTC when the browser names none). */
 export function browserZone(): string {

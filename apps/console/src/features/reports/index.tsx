@@ -3,8 +3,9 @@
  * over a date range activity, satisfaction, SLA violations and AI usage per day, tickets by category and priority,
  * customers by source (charts with their tables beside them), agent performance and ratings by score, each table
  * downloadable as CSV built here from the very data shown. Days are the browser's zone (`tz=`); live by polling
- * (live.tsx), statistics' lag shown when it is behind. The scope is the caller's token's: statistics takes no
- * workspace or agent parameter, so there is no scope picker to offer.
+ * (live.tsx), statistics' lag shown when it is behind. The scope is the caller's token's; a platform operator (a
+ * token bound to no tenant) narrows it to a tenant or workspace with the scope picker (scope.tsx: the gateway's
+ * selectors). Statistics takes no agent parameter: agent performance lists each agent of the scope.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { type FormEvent, useMemo, useState } from 'react'
@@ -13,6 +14,7 @@ import { getAccessToken } from '../../lib/http.ts'
 import { useI18n } from '../../lib/i18n.tsx'
 import { ErrorText, Loading } from '../../ui/status.tsx'
 import {
+  ALL,
   browserZone,
   dayIn,
   getAgents,
@@ -25,11 +27,13 @@ import {
   getSources,
   type Range,
   reportKeys,
+  type Scope,
 } from './api.ts'
 import { KeySection } from './breakdowns.tsx'
 import { AgentSection, DaySection, RatingSection } from './day-sections.tsx'
 import { LiveStatus, live, useReportsResync } from './live.tsx'
 import './messages.ts'
+import { ScopePicker } from './scope.tsx'
 import { AiSection, SlaSection } from './series.tsx'
 import './reports.css'
 
@@ -59,47 +63,58 @@ export function ReportsScreen(_: { path: string }) {
   const tz = useMemo(browserZone, [])
   const [range, setRange] = useState<Range>(() => defaultRange(tz))
   const [draft, setDraft] = useState(range)
+  // a token bound to no tenant sees every tenant and may narrow; a scoped one is its scope, with no picker
+  const unscoped = !claimsOf(getAccessToken())?.tenant_id
+  const [scope, setScope] = useState<Scope>(ALL)
   const ranged = { ...live, placeholderData: keepPreviousData }
   const dashboard = useQuery({
-    queryKey: reportKeys.dashboard(tz),
-    queryFn: ({ signal }) => getDashboard(tz, signal),
+    queryKey: reportKeys.dashboard(tz, scope),
+    queryFn: ({ signal }) => getDashboard(tz, scope, signal),
     ...live,
   })
   const days = useQuery({
-    queryKey: reportKeys.days(range),
-    queryFn: ({ signal }) => getDays(range, signal),
+    queryKey: reportKeys.days(range, scope),
+    queryFn: ({ signal }) => getDays(range, scope, signal),
     ...ranged,
   })
   const agents = useQuery({
-    queryKey: reportKeys.agents(range),
-    queryFn: ({ signal }) => getAgents(range, signal),
+    queryKey: reportKeys.agents(range, scope),
+    queryFn: ({ signal }) => getAgents(range, scope, signal),
     ...ranged,
   })
   const ratings = useQuery({
-    queryKey: reportKeys.ratings(range),
-    queryFn: ({ signal }) => getRatings(range, signal),
+    queryKey: reportKeys.ratings(range, scope),
+    queryFn: ({ signal }) => getRatings(range, scope, signal),
     ...ranged,
   })
-  const sla = useQuery({ queryKey: reportKeys.sla(range), queryFn: ({ signal }) => getSla(range, signal), ...ranged })
-  const ai = useQuery({ queryKey: reportKeys.ai(range), queryFn: ({ signal }) => getAi(range, signal), ...ranged })
+  const sla = useQuery({
+    queryKey: reportKeys.sla(range, scope),
+    queryFn: ({ signal }) => getSla(range, scope, signal),
+    ...ranged,
+  })
+  const ai = useQuery({
+    queryKey: reportKeys.ai(range, scope),
+    queryFn: ({ signal }) => getAi(range, scope, signal),
+    ...ranged,
+  })
   const categories = useQuery({
-    queryKey: reportKeys.grouped('category', range),
-    queryFn: ({ signal }) => getGrouped('ticket-category', range, signal),
+    queryKey: reportKeys.grouped('category', range, scope),
+    queryFn: ({ signal }) => getGrouped('ticket-category', range, scope, signal),
     ...ranged,
   })
   const priorities = useQuery({
-    queryKey: reportKeys.grouped('priority', range),
-    queryFn: ({ signal }) => getGrouped('ticket-priority', range, signal),
+    queryKey: reportKeys.grouped('priority', range, scope),
+    queryFn: ({ signal }) => getGrouped('ticket-priority', range, scope, signal),
     ...ranged,
   })
   const sources = useQuery({
-    queryKey: reportKeys.grouped('source', null),
-    queryFn: ({ signal }) => getSources(signal),
+    queryKey: reportKeys.grouped('source', null, scope),
+    queryFn: ({ signal }) => getSources(scope, signal),
     ...live,
   })
   useReportsResync()
   // DailyStats has no tenant: a tenant's or workspace's administrator sees 0 AI usage, and is told why
-  const scoped = Boolean(claimsOf(getAccessToken())?.tenant_id)
+  const scoped = !unscoped || Boolean(scope.tenant_id)
   const suffix = `${range.start_date}_${range.end_date}.csv`
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -134,6 +149,11 @@ export function ReportsScreen(_: { path: string }) {
         </button>
         <span className="reports-zone">{t('reports.zone', { zone: tz })}</span>
       </form>
+      {unscoped ? (
+        <form className="admin-toolbar" aria-label={t('reports.scope')} onSubmit={(e) => e.preventDefault()}>
+          <ScopePicker scope={scope} onChange={setScope} />
+        </form>
+      ) : null}
       <LiveStatus updatedAt={dashboard.dataUpdatedAt} />
 
       <section className="reports-block" aria-labelledby="reports-figures">

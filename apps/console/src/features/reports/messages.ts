@@ -70,6 +70,11 @@ export const messages = defineMessages({
     'reports.source': 'Customers by source',
     'reports.col.source': 'Source',
     'reports.col.customers': 'Customers',
+    'reports.scope': 'Scope',
+    'reports.scope.tenant': 'Tenant',
+    'reports.scope.workspace': 'Workspace',
+    'reports.scope.allTenants': 'All tenants',
+    'reports.scope.allWorkspaces': 'All workspaces',
   },
   'zh-CN': {
     'reports.title': '报表',
@@ -140,5 +145,10 @@ export const messages = defineMessages({
     'reports.source': '按来源的客户',
     'reports.col.source': '来源',
     'reports.col.customers': '客户',
+    'reports.scope': '范围',
+    'reports.scope.tenant': '租户',
+    'reports.scope.workspace': '工作区',
+    'reports.scope.allTenants': '全部租户',
+    'reports.scope.allWorkspaces': '全部工作区',
   },
 })
