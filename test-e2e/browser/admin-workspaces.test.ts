@@ -1,9 +1,10 @@
 // The admin area's Tenants and workspaces section in a real browser (Debian's Chromium) against the embedded
 // default: a platform operator (a session bound to no tenant) creates a tenant and a workspace, switches the
-// workspace's public registration and widget off (the API shows them, registration into it is then refused) and
-// disables it after a confirmation, every change in the audit log; a platform administrator signed in to one
-// tenant reads it without the write controls, and the API refuses its writes; an agent sees no link, the URL says
-// "Not permitted" and the API refuses. axe clean. Every wait is on a role, a name or a text: no sleeps.
+// workspace's public registration and widget off (the API shows them, registration into it is then refused),
+// disables it after a confirmation and switches the tenant's widget off, every change in the audit log; a platform
+// administrator signed in to one tenant reads it without the write controls, and the API refuses its writes; an
+// agent sees no link, the URL says "Not permitted" and the API refuses. axe clean. Every wait is on a role, a name
+// or a text: no sleeps.
 import { randomBytes } from 'node:crypto'
 import t from 'tap'
 import { login } from '../harness/auth.ts'
@@ -87,7 +88,7 @@ t.test('a platform operator creates a tenant and a workspace, flips its switches
     },
     { headers: { 'x-tenant-id': tenant, 'x-workspace-id': ws } },
   )
-  t.equal(closed.status, 403, closed.text)
+  t.equal(closed.status, 403, 'a registration into it is refused')
   t.equal(closed.body.code, 'IDENTITY_REGISTRATION_CLOSED', 'registration into it is closed')
 
   // widget off
@@ -110,7 +111,20 @@ t.test('a platform operator creates a tenant and a workspace, flips its switches
   t.equal(disabled.body.status, 'disabled', 'the API shows it disabled')
   await row.getByRole('button', { name: `Enable ${ws}` }).waitFor({ timeout: WAIT_MS })
 
+  // the tenant's own widget switch (every workspace of it follows: effective is the tenant's AND the workspace's)
+  await page.getByRole('link', { name: 'All tenants' }).click()
+  const tenantWidget = tenants.getByRole('switch', { name: `Widget in ${tenant}` })
+  t.ok(await tenantWidget.isChecked(), 'the tenant’s widget on')
+  await tenantWidget.click()
+  await until('the tenant’s widget off in the API', async () => {
+    const r = await api.get(`/api/security/tenants/${tenant}`, op)
+    return r.body.settings?.widget_enabled === false ? r : undefined
+  })
+  await until('its switch shows it', async () => ((await tenantWidget.isChecked()) ? undefined : true))
+  t.pass('the tenant’s widget is off in the API and on the page')
+
   for (const [action, id] of [
+    ['security.tenants_update', tenant],
     ['security.tenants_create', tenant],
     ['security.workspaces_create', `${tenant}/${ws}`],
     ['security.workspaces_update', `${tenant}/${ws}`],
@@ -133,6 +147,7 @@ t.test('a platform administrator signed in to one tenant reads it; the API refus
   await page.getByText(/This session is bound to one tenant/).waitFor({ timeout: WAIT_MS })
   t.equal(await page.getByRole('form', { name: 'Create tenant' }).count(), 0, 'no create form')
   t.equal(await tenants.getByRole('button').count(), 0, 'no disable buttons')
+  t.equal(await tenants.getByRole('switch').count(), 0, 'no tenant switches')
   await tenants.getByRole('link', { name: `Workspaces of ${system.tenant_id}` }).click()
   const workspaces = page.getByRole('table', { name: `Workspaces of ${system.tenant_id}` })
   await workspaces.getByRole('rowheader', { name: system.workspace_id, exact: true }).waitFor({ timeout: WAIT_MS })
@@ -143,7 +158,7 @@ t.test('a platform administrator signed in to one tenant reads it; the API refus
     { settings: { widget_enabled: false } },
     { token: admin.token },
   )
-  t.equal(put.status, 403, put.text)
+  t.equal(put.status, 403, 'the API refuses its change')
   t.equal(put.body.code, 'IDENTITY_PLATFORM_ONLY', 'a tenant-bound token may not change the registry')
 })
 

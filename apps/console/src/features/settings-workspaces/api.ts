@@ -42,6 +42,8 @@ export const listTenants = (signal?: AbortSignal) =>
   api<Page<Tenant>>('/api/security/tenants', { query: { page: 1, page_size: 100 }, signal })
 export const createTenant = (body: { id: string; name?: string }) =>
   api<Tenant>('/api/security/tenants', { method: 'POST', body })
+export const setTenantSettings = (id: string, settings: Partial<ScopeSettings>) =>
+  api<Tenant>(tenantPath(id), { method: 'PUT', body: { settings } })
 export const setTenantStatus = (id: string, to: 'enable' | 'disable') =>
   api<Tenant>(`${tenantPath(id)}/${to}`, { method: 'POST' })
 

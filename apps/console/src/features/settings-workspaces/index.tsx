@@ -1,6 +1,6 @@
 /**
  * The Workspaces section of the admin area (a lazy chunk, platform administrators): `/admin/workspaces` lists the
- * tenants of the registry (create, disable/enable), `/admin/workspaces/:tenant` that tenant's workspaces with their
+ * tenants of the registry (create, disable/enable, their registration and widget switches), `/admin/workspaces/:tenant` that tenant's workspaces with their
  * widget and registration switches. Writes are shown only to a platform session (see api.ts); a platform
  * administrator signed in to one tenant reads that tenant and is told why it cannot change it.
  */
@@ -9,9 +9,19 @@ import { useState } from 'react'
 import { useI18n } from '../../lib/i18n.tsx'
 import { Link, matchPath } from '../../lib/router.tsx'
 import { EmptyState, ErrorText, Loading } from '../../ui/status.tsx'
-import { createTenant, keys, listTenants, platformSession, setTenantStatus } from './api.ts'
+import {
+  createTenant,
+  keys,
+  listTenants,
+  platformSession,
+  type ScopeSettings,
+  setTenantSettings,
+  setTenantStatus,
+  type Tenant,
+} from './api.ts'
 import { CreateScopeForm } from './create-form.tsx'
 import { StatusAction } from './status-action.tsx'
+import { Switch } from './switch.tsx'
 import { WorkspaceList } from './workspaces.tsx'
 import './messages.ts'
 import './workspaces.css'
@@ -30,6 +40,26 @@ function TenantList({ canWrite }: { canWrite: boolean }) {
       await client.invalidateQueries({ queryKey: keys.tenants })
     },
   })
+  const settings = useMutation({
+    mutationFn: ({ tenant, patch }: { tenant: Tenant; patch: Partial<ScopeSettings> }) =>
+      setTenantSettings(tenant.id, patch),
+    onSuccess: async (tenant) => {
+      setNote(t('ws.saved', { name: tenant.id }))
+      await client.invalidateQueries({ queryKey: keys.tenants })
+    },
+  })
+  const busy = settings.isPending || status.isPending
+  const setting = (tenant: Tenant, key: keyof ScopeSettings, label: string) =>
+    canWrite ? (
+      <Switch
+        label={t(label, { name: tenant.id })}
+        checked={tenant.settings[key]}
+        disabled={busy}
+        onChange={(v) => settings.mutate({ tenant, patch: { [key]: v } })}
+      />
+    ) : (
+      t(tenant.settings[key] ? 'ws.on' : 'ws.off')
+    )
   return (
     <section aria-labelledby="ws-tenants">
       <h2 id="ws-tenants">{t('ws.tenants')}</h2>
@@ -44,6 +74,7 @@ function TenantList({ canWrite }: { canWrite: boolean }) {
       )}
       {note && <p role="status">{note}</p>}
       {status.error && <ErrorText error={status.error} />}
+      {settings.error && <ErrorText error={settings.error} />}
       {tenants.isPending ? (
         <Loading label={t('ws.loading')} />
       ) : tenants.error ? (
@@ -68,8 +99,8 @@ function TenantList({ canWrite }: { canWrite: boolean }) {
                 <th scope="row">{tenant.id}</th>
                 <td>{tenant.name}</td>
                 <td>{t(`ws.status.${tenant.status}`)}</td>
-                <td>{t(tenant.settings.public_registration ? 'ws.on' : 'ws.off')}</td>
-                <td>{t(tenant.settings.widget_enabled ? 'ws.on' : 'ws.off')}</td>
+                <td>{setting(tenant, 'public_registration', 'ws.switch.registration')}</td>
+                <td>{setting(tenant, 'widget_enabled', 'ws.switch.widget')}</td>
                 <td className="ws-actions">
                   <Link href={`${BASE}/${encodeURIComponent(tenant.id)}`}>{t('ws.open', { name: tenant.id })}</Link>
                   {canWrite && (

@@ -20,6 +20,7 @@ import {
 } from './api.ts'
 import { CreateScopeForm } from './create-form.tsx'
 import { StatusAction } from './status-action.tsx'
+import { Switch } from './switch.tsx'
 
 function Origins({ tenant, workspace }: { tenant: string; workspace: string }) {
   const { t } = useI18n()
@@ -30,30 +31,6 @@ function Origins({ tenant, workspace }: { tenant: string; workspace: string }) {
   if (origins.isPending) return <span>{t('ws.loading')}</span>
   if (origins.error) return <ErrorText error={origins.error} />
   return <span>{origins.data.length === 0 ? t('ws.origins.any') : origins.data.join(', ')}</span>
-}
-
-function Switch({
-  label,
-  checked,
-  disabled,
-  onChange,
-}: {
-  label: string
-  checked: boolean
-  disabled: boolean
-  onChange(next: boolean): void
-}) {
-  return (
-    <input
-      type="checkbox"
-      role="switch"
-      aria-label={label}
-      aria-checked={checked}
-      checked={checked}
-      disabled={disabled}
-      onChange={(e) => onChange(e.target.checked)}
-    />
-  )
 }
 
 export function WorkspaceList({ tenant, canWrite }: { tenant: string; canWrite: boolean }) {
