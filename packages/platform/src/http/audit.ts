@@ -72,8 +72,9 @@ const isManagementWrite = (request: FastifyRequest) => {
  * Recorded when the answer has gone out (onResponse), and also when the connection went away first: Node then never
  * emits the response's `finish`, so onResponse never runs, and such a write used to leave no record and no log line
  * (a client that resets its connection while its body is parsed, under load). A reply Fastify still produces is
- * recorded as it is sent (onSend on a destroyed socket); a request Fastify abandons because its client left while
- * its body was being read is recorded with status 499 (onRequestAbort). One record per request, whichever comes first.
+ * recorded as it is sent (onSend on a destroyed socket), or when its socket closes before the answer is out (the
+ * response's 'close' without 'finish'); a request Fastify abandons because its client left while its body was being
+ * read is recorded with status 499 (onRequestAbort). One record per request, whichever comes first.
  */
 export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
   const recorded = new WeakSet<FastifyRequest>()
@@ -88,7 +89,11 @@ export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
     void record(request, reply.statusCode).finally(done)
   })
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (reply.raw.destroyed && isManagementWrite(request)) void record(request, reply.statusCode)
+    if (isManagementWrite(request)) {
+      if (reply.raw.destroyed) void record(request, reply.statusCode)
+      // written to a socket that may still close before the answer is out: then no 'finish', so no onResponse
+      else reply.raw.once('close', () => void record(request, reply.statusCode))
+    }
     done(null, payload)
   })
   app.addHook('onRequestAbort', (request, done) => {
