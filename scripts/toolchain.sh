@@ -28,6 +28,9 @@ unset npm_config_nodedir
 export COREPACK_ENABLE_STRICT=0
 # turbo (the task graph of turbo.json) sends nothing anywhere: no telemetry, no update check, no remote cache.
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 TURBO_NO_UPDATE_NOTIFIER=1
+# Node keeps the compiled code (and its type stripping of our .ts) of every module it loads here, checked against
+# the source: a unit, a test file or a fleet's nine processes start on cached code (a fleet's start: 36 → 22 s of CPU).
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$root/node_modules/.cache/node-compile}"
 
 stamp="$root/node_modules/.install-stamp"
 if [ ! -f "$stamp" ] || [ pnpm-lock.yaml -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then

@@ -1,7 +1,7 @@
 // The unit registry (packages/contracts/src/units.ts), each service's descriptor and the gateway's table agree:
 // every public route a service serves lies under a prefix the gateway sends to that service, and nothing a
-// service serves is routed elsewhere. A route added under the wrong prefix, or a prefix moved in the registry
-// without its routes, fails here rather than as a 404 or a 503 in production.
+// service serves is routed elsewhere; and every route's schemas compile. A route added under the wrong prefix, or a
+// prefix moved in the registry without its routes, fails here rather than as a 404 or a 503 in production.
 import { randomBytes } from 'node:crypto'
 import { loadUnit, SERVICES } from '@switchboard/cli'
 import { createServiceTable } from '@switchboard/gateway'
@@ -44,6 +44,9 @@ for (const unit of SERVICES) {
       t.equal(table.serviceFor(path), unit.name, `${documented} → ${unit.name}`)
     }
     for (const prefix of unit.prefixes) t.equal(table.serviceFor(prefix), unit.name, `the gateway routes ${prefix}`)
+    // Routes compile their schemas on first use (platform's lazy-schemas.ts): here every one of them, so a schema
+    // that cannot compile fails the suite instead of its route's first request.
+    t.doesNotThrow(() => (app as unknown as { compileSchemas(): void }).compileSchemas(), 'every route schema compiles')
   })
 }
 

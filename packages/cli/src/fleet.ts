@@ -17,6 +17,10 @@ const TAIL_LINES = 20
 /** Node arguments that make a spawned unit (given an 'ipc' stdio slot) stop when the runner is gone. */
 export const FOLLOW_PARENT = ['--import', new URL('./follow-parent.ts', import.meta.url).href]
 
+/** The runner's compiled-code cache (NODE_COMPILE_CACHE, scripts/toolchain.sh) for its children too. */
+const compileCache = (): NodeJS.ProcessEnv =>
+  process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}
+
 export interface FleetOptions {
   /** replicas of each service (default 1) */
   replicas?: number
@@ -159,7 +163,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     const port = new URL(url).port
     const child = spawn(process.execPath, [...FOLLOW_PARENT, join(mainOf(unit), 'src/main.ts')], {
       cwd: REPO_ROOT,
-      env: { ...unitEnv(unit.name), ...extra, HOST: '127.0.0.1', PORT: port, REPLICA_ID: name },
+      env: { ...compileCache(), ...unitEnv(unit.name), ...extra, HOST: '127.0.0.1', PORT: port, REPLICA_ID: name },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     })
     const pad = name.padEnd(10)

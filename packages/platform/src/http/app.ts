@@ -7,6 +7,7 @@ import type { StartupSource } from '../service/startup.ts'
 import { installErrorHandling } from './errors.ts'
 import { installHealth, type ReadinessCheck, type ReadyDetails } from './health.ts'
 import { installInputGuard } from './input-guard.ts'
+import { lazyCompilers } from './lazy-schemas.ts'
 import { createMetrics, installMetrics, type ServiceMetrics } from './metrics.ts'
 
 export interface AppOptions {
@@ -29,6 +30,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
  */
 export function createApp(opts: AppOptions) {
   const metrics = opts.metrics ?? createMetrics(opts.service)
+  const compilers = lazyCompilers()
   const app = Fastify({
     loggerInstance: opts.logger.child({ service: opts.service }),
     // per-request access logs cost throughput on the hot path; 5xx are logged by the error handler
@@ -41,10 +43,13 @@ export function createApp(opts: AppOptions) {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
     },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
+    // each route's schemas compiled on its first use, not at start (lazy-schemas.ts)
+    schemaController: { compilersFactory: compilers.compilersFactory as never },
     forceCloseConnections: true,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.decorate('metrics', metrics)
+  app.decorate('compileSchemas', compilers.compilePending)
   // Per-request hooks take the done callback when they have nothing to await: an async hook costs a
   // promise and a microtask turn on every request.
   app.addHook('onRequest', (request, reply, done) => {
@@ -66,5 +71,7 @@ export type AnyApp = FastifyInstance<any, any, any, any, any>
 declare module 'fastify' {
   interface FastifyInstance {
     metrics: ServiceMetrics
+    /** compiles every route schema not used yet (they compile on first use); throws the first that cannot */
+    compileSchemas(): void
   }
 }
