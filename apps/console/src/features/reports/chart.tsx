@@ -59,7 +59,22 @@ export function DayChart({ days, series, label }: { days: string[]; series: Seri
     )
     return attach(el, plot)
   }, [days, series])
-  return <div ref={box} className="reports-chart" role="img" aria-label={label} />
+  return (
+    <div className="reports-chart-box">
+      <div ref={box} className="reports-chart" role="img" aria-label={label} />
+      {series.length > 1 ? (
+        // which line is which, for the eye (the label and the table say it for assistive technology)
+        <ul className="reports-legend" aria-hidden="true">
+          {series.map((s) => (
+            <li key={s.label}>
+              <span className="reports-swatch" style={{ background: `var(${s.color})` }} />
+              {s.label}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  )
 }
 
 /** Counts per key (category, priority, source) as bars, keys along the x axis in the order given. */
