@@ -425,4 +425,16 @@ t.test('an agent sees no Reports link; /admin/reports says not permitted and the
   t.equal(await page.getByRole('heading', { name: 'Reports' }).count(), 0, 'no Reports heading')
   await checkAxe(t, page, '/admin/reports for an agent')
   t.equal((await api.get('/api/statistics/dashboard', { token: agent.token })).status, 403, 'the API refuses it')
+  const today = new Date().toISOString().slice(0, 10)
+  const range = `start_date=${today}&end_date=${today}`
+  for (const path of [
+    `sla-violations?${range}`,
+    `ai-usage?${range}`,
+    `ticket-category?${range}`,
+    `ticket-priority?${range}`,
+    'customer-source',
+  ]) {
+    const res = await api.get(`/api/statistics/${path}`, { token: agent.token })
+    t.equal(res.status, 403, `${path} refused to an agent`)
+  }
 })
