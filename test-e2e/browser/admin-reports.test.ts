@@ -172,7 +172,7 @@ t.test('an admin reads Reports: the numbers shown are the API answers for the sa
     (days.body as any[]).some((d) => d.customer_satisfaction > 0),
     'a day with ratings',
   )
-  t.equal(await page.locator('.reports-chart canvas').count(), 7, 'seven charts drawn (uPlot canvases)')
+  t.equal(await page.locator('.reports-chart canvas').count(), 8, 'eight charts drawn (uPlot canvases)')
 
   // SLA violations and AI usage per day: each table row by row as the API answers the same days
   const [sla, ai, category, priority, source] = await Promise.all([

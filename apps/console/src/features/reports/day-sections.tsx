@@ -2,7 +2,7 @@
 import { useMemo } from 'react'
 import { useI18n } from '../../lib/i18n.tsx'
 import type { AgentRow, DayRow, Range, RatingStats } from './api.ts'
-import { DayChart, type Series } from './chart.tsx'
+import { BarChart, DayChart, type Series } from './chart.tsx'
 import type { Cell } from './csv.ts'
 import { CsvButton, Table } from './table.tsx'
 
@@ -79,10 +79,20 @@ export function AgentSection({ range, agents }: { range: Range; agents: AgentRow
     a.avg_resolution_time,
     a.rating,
   ])
+  // the busiest first, as the API orders them; at most the first 12 in the chart (the table has them all)
+  const names = useMemo(() => agents.slice(0, 12).map((a) => a.agent_name || a.agent_id), [agents])
+  const totals = useMemo(() => agents.slice(0, 12).map((a) => a.total_tickets), [agents])
   return (
     <section className="reports-block" aria-labelledby="reports-agents">
       <h2 id="reports-agents">{t('reports.agents')}</h2>
-      {rows.length ? <Table label={t('reports.agents')} header={header} rows={rows} /> : <p>{t('reports.none')}</p>}
+      {rows.length ? (
+        <div className="reports-pair">
+          <BarChart keys={names} counts={totals} label={t('reports.agents.chart')} />
+          <Table label={t('reports.agents')} header={header} rows={rows} />
+        </div>
+      ) : (
+        <p>{t('reports.none')}</p>
+      )}
       <CsvButton
         name={`agents_${range.start_date}_${range.end_date}.csv`}
         what={t('reports.agents')}
