@@ -227,10 +227,7 @@ t.test('an admin reads Reports: the numbers shown are the API answers for the sa
   )
   t.ok(source.body.length >= 1, 'customers counted by source')
   t.same(await page.locator('[data-figure="statistics_lag"]').count(), 0, 'caught up: no lag shown')
-  await page
-    .getByRole('status')
-    .filter({ hasText: /^Updated / })
-    .waitFor({ timeout: WAIT_MS })
+  await page.getByText(/^Updated /).waitFor({ timeout: WAIT_MS })
 
   const agentTable = page.getByRole('table', { name: 'Agent performance' })
   if ((agents.body as any[]).length) {

@@ -33,9 +33,8 @@ export function LiveStatus({ updatedAt }: { updatedAt: number }) {
   const rebuilding = lag.data?.projections.some((p) => p.rebuilding) ?? false
   return (
     <p className="reports-live">
-      <span role="status" aria-live="polite">
-        {updatedAt ? t('reports.updated', { time: formatTime(new Date(updatedAt).toISOString()) }) : ''}
-      </span>{' '}
+      {/* not a live region: re-read every 15 s, it would be announced as often */}
+      <span>{updatedAt ? t('reports.updated', { time: formatTime(new Date(updatedAt).toISOString()) }) : ''}</span>{' '}
       {behind ? (
         <span className="reports-lag" role="alert" data-figure="statistics_lag">
           {rebuilding
