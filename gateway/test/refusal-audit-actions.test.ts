@@ -1,4 +1,4 @@
-// The gateway's refusal records name conversation management as the services do (API-NOTES "Audit"): `/api/omni` is
+// The gateway's refusal records name conversation management as the services do (its permission is `workspace.*`): `/api/omni` is
 // the `workspace` resource, so a refused assign is `workspace.assign`, never `omni.assign`.
 import { waitFor } from '@switchboard/testing'
 import t from 'tap'

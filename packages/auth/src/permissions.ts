@@ -39,7 +39,7 @@ const AGENT_PERMISSIONS = [
   r('macros'),
   // a ticket's SLA targets and violations, which the agent console shows on the ticket it works (configs stay admin's)
   r('sla'),
-  // the apps of the agent console (reference §3.1): agents open them, administrators configure them
+  // the apps of the agent console (the earlier system's agents held integrations.read): agents open them, administrators configure them
   r('integrations'),
 ]
 
@@ -103,7 +103,7 @@ function pathOnly(path: string): string {
   return q === -1 ? path : path.slice(0, q)
 }
 
-/** Paths whose resource is not their first segment's: a ticket's rating is satisfaction's (reference §2.0). */
+/** Paths whose resource is not their first segment's: a ticket's rating is satisfaction's, as it was in the earlier system. */
 const PATH_RESOURCE: ReadonlyArray<readonly [RegExp, Resource]> = [
   [/^\/api\/tickets\/[^/]+\/satisfaction\/?$/, 'satisfaction'],
 ]

@@ -8,12 +8,12 @@ t.test('audit action names from method and route template (docs/api.md §12)', a
     ['PUT', '/api/agents/:id/status', 'agents', 'agents.status'],
     ['DELETE', '/api/macros/:id', 'macros', 'macros.delete'],
     ['POST', '/api/custom-fields', 'custom_fields', 'custom_fields.create'],
-    // reference §2.3: `apps/<x>` is the resource `app_<x>`
+    // `apps/<x>` is the resource `app_<x>`, as the earlier system's records named it
     ['POST', '/api/apps/integrations', 'app_integrations', 'app_integrations.create'],
     ['PUT', '/api/apps/integrations/:id', 'app_integrations', 'app_integrations.update'],
     ['PATCH', '/api/apps/integrations/:id', 'app_integrations', 'app_integrations.update'],
     ['DELETE', '/api/apps/integrations/:id', 'app_integrations', 'app_integrations.delete'],
-    // API-NOTES: `/api/omni` is the `workspace` resource; conversation management is workspace.<verb>, never omni.*
+    // `/api/omni` is the `workspace` resource (its permission); conversation management is workspace.<verb>, never omni.*
     ['POST', '/api/omni/sessions', 'workspace', 'workspace.create'],
     ['POST', '/api/omni/sessions/:id/messages', 'workspace', 'workspace.messages'],
     ['POST', '/api/omni/sessions/:id/assign', 'workspace', 'workspace.assign'],

@@ -13,7 +13,7 @@ export const AiErrors = {
   ProviderFailed: createError('AI_PROVIDER_FAILED', '%s', 502),
   /** also the answer for a record outside the caller's tenant/workspace */
   DocNotFound: createError('KNOWLEDGE_DOC_NOT_FOUND', 'knowledge doc %s not found', 404),
-  /** the public knowledge base: a doc that exists but is not public (reference §2.20: same code, its own message) */
+  /** the public knowledge base: a doc that exists but is not public (the missing doc's code, its own message, as the earlier system answered) */
   DocNotPublic: createError('KNOWLEDGE_DOC_NOT_FOUND', 'document is not public', 404),
   /** the provider holding the doc's copy cannot delete documents (compatibility): the local doc is kept */
   DeleteUnsupported: createError('KNOWLEDGE_DELETE_UNSUPPORTED', '%s', 409),

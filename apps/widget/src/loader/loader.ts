@@ -1,7 +1,7 @@
 // The embeddable loader (dist/widget.js, ≤ 3 KB gzip): a launcher button in a shadow root, and the chat app in
 // an iframe served from the gateway's origin — made when the page is idle or on the first click. It reads nothing of
 // the host page but its own tag and talks to the frame by postMessage, to the gateway's origin only (contract:
-// /work/shared — widget-contract; apps/widget/README.md).
+// apps/widget/README.md, "The loader").
 import { type LoaderOptions, readOptions, strings } from './options.ts'
 import { hostStyle, ICON_CHAT, ICON_CLOSE, icon, shadowCss } from './styles.ts'
 

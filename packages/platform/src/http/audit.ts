@@ -32,8 +32,8 @@ const VERB_FOR_METHOD: Record<string, string> = { POST: 'create', PUT: 'update',
 
 /**
  * `POST /api/customers` → customers.create, `POST /api/tickets/:id/assign` → tickets.assign, `PUT /api/agents/:id/status` →
- * agents.status; `/api/apps/<x>` is the resource `app_<x>` (reference §2.3): `POST /api/apps/integrations` →
- * app_integrations.create; `/api/omni/<x>` is the resource `workspace` (its permission, API-NOTES), `<x>` its
+ * agents.status; `/api/apps/<x>` is the resource `app_<x>` (as the earlier system's records named it): `POST /api/apps/integrations` →
+ * app_integrations.create; `/api/omni/<x>` is the resource `workspace` (the resource its permission names), `<x>` its
  * collection: `POST /api/omni/sessions` → workspace.create, `POST /api/omni/sessions/:id/assign` → workspace.assign.
  */
 export function actionFor(method: string, route: string): { resource: string; action: string } {

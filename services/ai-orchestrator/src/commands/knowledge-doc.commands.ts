@@ -13,7 +13,7 @@ import type {
 import { activeProvider, providerFailure, providerFor } from './provider.commands.ts'
 
 /**
- * Knowledge docs (reference §2.20): written locally first, then upserted into the active external provider, whose
+ * Knowledge docs: written locally first, then upserted into the active external provider, whose
  * id and document id are kept. A provider that fails loses nothing: the doc stays saved with `sync_error` set and
  * the answer says so (`sync.status: 'failed'`); the next write of the doc tries again. The provider is called
  * outside any transaction, so a slow one holds no lock.

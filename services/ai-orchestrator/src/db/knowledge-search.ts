@@ -28,7 +28,7 @@ const SUBSTRING_CANDIDATES = 200
  *
  * When the index finds nothing — Chinese and Japanese text has no spaces, so a word inside a sentence is no token
  * of it — the query's tokens (each Han character alone) are looked for as substrings, scored by the share found
- * (reference §2.9). The query reaches SQL only as bound words of letters and digits (domain/search-terms.ts), so no
+ * (tokenScore, domain/search-terms.ts). The query reaches SQL only as bound words of letters and digits (domain/search-terms.ts), so no
  * input can break either engine's query parser.
  */
 export async function searchDocs(

@@ -1,5 +1,5 @@
 /**
- * The pure rules of assist suggestions (reference §2.9): the limits, and the intent of an agent's query from
+ * The pure rules of assist suggestions (`/api/assist/suggest`): the limits, and the intent of an agent's query from
  * keyword buckets.
  */
 
@@ -100,7 +100,7 @@ function keywordIn(keyword: string, text: string, tokens: readonly string[]): bo
 }
 
 /**
- * The query's intent (reference §2.9): the bucket with the most keywords found; confidence 0.2 for a query without a
+ * The query's intent: the bucket with the most keywords found; confidence 0.2 for a query without a
  * token, 0.35 for `general` (no keyword), 0.6 + 0.1 per further keyword, at most 0.95.
  */
 export function intentOf(query: string, tokens: readonly string[]): Intent {

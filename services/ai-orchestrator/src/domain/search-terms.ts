@@ -26,14 +26,14 @@ export function termShare(terms: readonly string[], text: string): number {
 
 const bare = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
 
-/** Assist tokens at most (reference §2.9). */
+/** Assist tokens at most, as the earlier system counted them. */
 export const MAX_TOKENS = 20
-/** A token this long or longer (in code points) is dropped (reference §2.9). */
+/** A token this long or longer (in code points) is dropped, as the earlier system dropped it. */
 export const MAX_TOKEN_RUNES = 32
 
 /**
- * Tokens of a query (reference §2.9): each Han character on its own (Chinese has no spaces between words), and runs
- * of other letters, digits and `_` — the reference's `[A-Za-z0-9_]+`, widened to every script so a Cyrillic or
+ * Tokens of a query: each Han character on its own (Chinese has no spaces between words), and runs
+ * of other letters, digits and `_` — the earlier system's `[A-Za-z0-9_]+`, widened to every script so a Cyrillic or
  * accented word counts too; lowercased, unique, shorter than 32 code points, at most 20.
  */
 export function queryTokens(query: string): string[] {
@@ -41,7 +41,7 @@ export function queryTokens(query: string): string[] {
   return unique(raw.filter((tok) => [...tok].length < MAX_TOKEN_RUNES)).slice(0, MAX_TOKENS)
 }
 
-/** The share of `tokens` found in `text` (case-insensitive substring), 0..1 (reference §2.9's score). */
+/** The share of `tokens` found in `text` (case-insensitive substring), 0..1: the assist score. */
 export function tokenScore(tokens: readonly string[], text: string): number {
   if (tokens.length === 0) return 0
   const haystack = text.toLowerCase()

@@ -22,7 +22,7 @@ export interface SuggestInput {
 }
 
 /**
- * Suggestions for an agent's query (reference §2.9), from the agent's scope only: its intent, the tickets (this
+ * Suggestions for an agent's query, from the agent's scope only: its intent, the tickets (this
  * service's projection of tickets' events) and knowledge docs that share the most of its tokens. Candidates are
  * pre-filtered by LIKE (any token), newest first, at most `candidate_ticket_max` of each kind; each is scored by the
  * share of the query's tokens it holds (tickets: the title; docs: title, content and tags); best first, newest on a

@@ -6,7 +6,7 @@ import { SuggestBody, Suggestions, SuggestQuery } from '../schemas/assist.schema
 const tags = ['assist']
 
 /**
- * `/api/assist/suggest` (reference §2.9; the gateway checks `assist.*`): intent, similar tickets and knowledge docs
+ * `/api/assist/suggest` (the gateway checks `assist.*`): intent, similar tickets and knowledge docs
  * for an agent's query, from the agent's scope. GET and POST ask the same; POST also sets the candidates looked at.
  * A read, though POST: it writes nothing (the audit hook still records the call, as for every POST under /api).
  */

@@ -20,7 +20,7 @@ const tags = ['knowledge-docs']
 const scopeOfDoc = (d: KnowledgeDoc) => ({ tenant_id: d.tenant_id, workspace_id: d.workspace_id })
 
 /**
- * `/api/knowledge-docs` (reference §2.20; the gateway checks `knowledge.read` / `knowledge.write`): the local
+ * `/api/knowledge-docs` (the gateway checks `knowledge.read` / `knowledge.write`): the local
  * knowledge base, each write upserted into the active external provider. Records are scoped: another tenant's doc
  * is a 404 like a missing one.
  */

@@ -30,7 +30,7 @@ const publicView = (d: KnowledgeDoc): PublicKbDoc => ({
 })
 
 /**
- * The public knowledge base (reference §2.20), anonymous: the public docs of exactly the scope the portal names.
+ * The public knowledge base, anonymous: the public docs of exactly the scope the portal names.
  * A doc that exists but is not public answers 404 with the missing doc's code and "document is not public".
  */
 export const publicKbRoutes: RouteModule<AiService> = async (app, svc) => {

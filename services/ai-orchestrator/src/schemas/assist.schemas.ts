@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox'
 import { Timestamp } from '@switchboard/contracts'
 
 const Query = Type.String({ minLength: 1, maxLength: 2000 })
-/** asked for; more than the cap is served as the cap (reference §2.9) */
+/** asked for; more than the cap is served as the cap (MAX_SUGGESTIONS, domain/assist.ts) */
 const Limit = (description: string) => Type.Integer({ minimum: 1, maximum: 1_000_000, description })
 
 export const SuggestQuery = Type.Object({

@@ -2,7 +2,7 @@ import t from 'tap'
 import { capped, intentOf } from '../../src/domain/assist.ts'
 import { fullTextTerms, likePattern, queryTokens, termShare, tokenScore } from '../../src/domain/search-terms.ts'
 
-t.test('query tokens (reference §2.9)', async (t) => {
+t.test('query tokens', async (t) => {
   t.same(queryTokens('Refund my INVOICE, refund_2 now!'), ['refund', 'my', 'invoice', 'refund_2', 'now'])
   t.same(queryTokens('我要退款 please'), ['我', '要', '退', '款', 'please'], 'each Han character alone')
   t.same(queryTokens('пароль Café'), ['пароль', 'café'], 'any script')

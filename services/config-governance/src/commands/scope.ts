@@ -49,7 +49,7 @@ export const kindOf = (key: ScopeKey): ScopeKind => (key.workspace_id ? 'workspa
 export const scopeFields = (key: ScopeKey) =>
   key.workspace_id ? { tenant_id: key.tenant_id, workspace_id: key.workspace_id } : { tenant_id: key.tenant_id }
 
-/** The audit record's resource id: `tenant` or `tenant/workspace` (reference §5.5). */
+/** The audit record's resource id: `tenant` or `tenant/workspace`, as the earlier system's records named it. */
 export const resourceIdOf = (key: ScopeKey) =>
   key.workspace_id ? `${key.tenant_id}/${key.workspace_id}` : key.tenant_id
 

@@ -1,5 +1,5 @@
-// How risky a scoped config change is and what a reviewer must check afterwards (reference §5.1-5.2, spec "Scoped
-// configuration"), and the records the governance rules read (governance.ts). Pure: documents in, plain values out.
+// How risky a scoped config change is and what a reviewer must check afterwards (the earlier system's
+// risk reasons and check ids, which its clients read; README "Governance"), and the records the governance rules read (governance.ts). Pure: documents in, plain values out.
 import { type ConfigDocument, diffDocuments, sectionOf } from './config-paths.ts'
 
 export type { ConfigDocument } from './config-paths.ts'
@@ -93,7 +93,7 @@ interface Cluster {
   hint: string
 }
 
-// The path clusters of reference §5.1/§5.2, on our section names; a changed path may fall in none of them.
+// The earlier system's path clusters, on our section names; a changed path may fall in none of them.
 const CLUSTERS: readonly Cluster[] = [
   {
     reason: 'portal_public_surface_change',

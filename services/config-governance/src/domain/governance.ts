@@ -1,4 +1,4 @@
-// Where a scoped config change stands and what the rules refuse (reference §5.3-5.4, spec "Scoped configuration"):
+// Where a scoped config change stands and what the rules refuse (README "Governance"):
 // when a write needs another user's approval, what a verification must hold, the approval / verification /
 // governance policies and states of a history entry. Pure: records and ids in, plain values out. Risk and the
 // verification template are change-risk.ts.

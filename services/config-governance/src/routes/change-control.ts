@@ -10,7 +10,7 @@ const header = (request: FastifyRequest, name: string) => {
   return s ? s.slice(0, 2000) : undefined
 }
 
-/** change_ref + reason (+ approval_ref) from the body, else the X-Change-* headers; both required (spec rule 1). */
+/** change_ref + reason (+ approval_ref) from the body, else the X-Change-* headers; both required. */
 export function changeControlOf(
   request: FastifyRequest,
   body: { change_ref?: string | undefined; reason?: string | undefined; approval_ref?: string | undefined },

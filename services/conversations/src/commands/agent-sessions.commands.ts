@@ -12,7 +12,7 @@ import { lockSession } from './load-session.ts'
 import { kickQueue, rankedAgents } from './queue.commands.ts'
 import { assignSession, type Change } from './sessions.commands.ts'
 
-// The earlier system's agent-keyed routing calls (reference §2.12): the routing pick, and taking or letting go
+// The earlier system's agent-keyed routing calls (`/api/agents/...`): the routing pick, and taking or letting go
 // of a session by agent. They go through the very code the sessions and the queue use (assignAgent: the agent's
 // row locked, online and capacity checked), so an agent's load can't pass max_concurrent whichever way it grows.
 

@@ -58,7 +58,7 @@ const result = (session: SessionRow, r: Partial<TransferResult> & Pick<TransferR
 })
 
 /**
- * To a human (reference §2.8): straight to the best agent free now, unless someone of the scope already waits
+ * To a human: straight to the best agent free now, unless someone of the scope already waits
  * at this priority or above (the queue serves oldest first, a newcomer does not overtake it), else into the
  * queue: status waiting_human, a system message, `conversations.queue.waiting` with position and estimate.
  * Already waiting → `is_waiting: true`, nothing changes; an agent already on it → 409; closed → 409.

@@ -80,7 +80,7 @@ export async function listShifts(
   return { rows: rows.map(toShift), total }
 }
 
-/** The scope's counts (reference §2.15): four small aggregate queries on the scope's index. */
+/** The scope's counts (`GET /api/shifts/stats`): four small aggregate queries on the scope's index. */
 export async function shiftStats(db: Db, scope: Scope, now: Date): Promise<ShiftStats> {
   const base = whereScope(db.selectFrom('shifts'), scope)
   const nowIso = now.toISOString()

@@ -1,6 +1,6 @@
 /**
  * `POST /api/session-transfer/check-auto`: whether a conversation should go to a human, by the earlier system's
- * rule (reference §2.8, §2.5): a hand-off keyword in one of the customer's last five messages, or a conversation
+ * rule: a hand-off keyword in one of the customer's last five messages, or a conversation
  * longer than five messages. Pure.
  */
 

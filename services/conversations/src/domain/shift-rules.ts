@@ -1,4 +1,4 @@
-/** Shift schedules: the earlier system's types and statuses (reference §2.15), and the pure rules around them. */
+/** Shift schedules: the earlier system's types and statuses, and the pure rules around them. */
 export const SHIFT_TYPES = ['morning', 'afternoon', 'evening', 'night'] as const
 export const SHIFT_STATUSES = ['scheduled', 'active', 'completed', 'cancelled'] as const
 export type ShiftType = (typeof SHIFT_TYPES)[number]

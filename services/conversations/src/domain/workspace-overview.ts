@@ -21,7 +21,7 @@ export interface ChannelOverview {
 const working = new Set<string>(WORKING_STATUSES)
 
 /**
- * The overview's counts (reference §2.7). Active = open and with someone answering (active or transferred);
+ * The overview's counts (`GET /api/omni/workspace`). Active = open and with someone answering (active or transferred);
  * waiting = waiting for a human (waiting_human). Channels with neither are left out.
  */
 export function channelOverview(counts: ChannelStatusCount[]): {

@@ -18,7 +18,7 @@ import { type Request, requirePermission } from './permission.ts'
 const tags = ['agents']
 
 /**
- * Routing and sessions by agent (the earlier system's `/api/agents` calls, reference §2.12). Served here, not by
+ * Routing and sessions by agent (the earlier system's `/api/agents` calls). Served here, not by
  * identity, because routing, sessions and load are this service's; the gateway sends these three paths here by
  * prefixes more specific than identity's `/api/agents` (packages/contracts/src/units.ts). Audited as
  * `agents.assign_session` / `agents.release_session` (resource: the agent; before/after: the session).

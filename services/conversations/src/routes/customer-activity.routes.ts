@@ -13,7 +13,7 @@ import {
 import { requirePermission } from './permission.ts'
 
 /**
- * GET /api/customers/:id/activity (reference §2.11; the console's customer sidebar). Served by conversations, under
+ * GET /api/customers/:id/activity (the earlier system's path; the console's customer sidebar). Served by conversations, under
  * identity's prefix: sessions and messages are its own rows and the customer's tickets a small projection of tickets'
  * events, where any other owner would have to copy every message. The customer is looked up in identity's customers
  * as projected here, in the caller's scope: another tenant's customer is the same 404 as a missing one.

@@ -23,7 +23,7 @@ function bound(name: 'date_from' | 'date_to', value: string | undefined) {
   return b
 }
 
-/** `/api/shifts`: agents' shift schedules (reference §2.15), scoped; routing reads them (agentsOnShift). */
+/** `/api/shifts`: agents' shift schedules, scoped; routing reads them (agentsOnShift). */
 export const shiftRoutes: RouteModule<ConversationsService> = async (app, svc) => {
   // A static segment: the router prefers it to `/:id` whatever the order, so `stats` is never taken for an id.
   app.get(

@@ -29,7 +29,7 @@ const tags = ['session-transfer']
 const PREFIX = '/api/session-transfer'
 
 /**
- * `/api/session-transfer/*` (reference §2.8, API-NOTES "Transfer:"): hand-overs to a human or a named agent, the
+ * `/api/session-transfer/*` (the earlier system's paths and bodies): hand-overs to a human or a named agent, the
  * waiting queue and the history. Refusals are 404 / 409 / 400 with codes, never the earlier system's 500s.
  */
 export const transferRoutes: RouteModule<ConversationsService> = async (app, svc) => {

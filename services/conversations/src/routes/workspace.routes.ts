@@ -7,7 +7,7 @@ import { WorkspaceOverview, WorkspaceQuery } from '../schemas/workspace.schemas.
 
 const tags = ['conversations']
 
-/** `GET /api/omni/workspace`: the conversation workspace at a glance (reference §2.7), for the caller's scope. */
+/** `GET /api/omni/workspace`: the conversation workspace at a glance, for the caller's scope. */
 export const workspaceRoutes: RouteModule<ConversationsService> = async (app, svc) => {
   app.get(
     '/api/omni/workspace',

@@ -18,7 +18,7 @@ export const FindAvailableQuery = Type.Object(
 )
 export type FindAvailableQuery = Static<typeof FindAvailableQuery>
 
-/** The routing pick: the agent as routing sees it, its load and its score (reference §2.12). */
+/** The routing pick: the agent as routing sees it, its load and its score (domain/routing-score.ts). */
 export const AvailableAgent = Type.Object({
   id: Type.String({ description: "identity's agent id" }),
   user_id: Type.String({ description: 'what sessions carry as agent_id' }),

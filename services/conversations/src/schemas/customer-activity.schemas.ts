@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox'
 import { Nullable, Timestamp } from '@switchboard/contracts'
 import { Id, Message, Session } from './sessions.schemas.ts'
 
-// GET /api/customers/:id/activity (reference §2.11): a customer's recent sessions, tickets and messages, for the
+// GET /api/customers/:id/activity (the earlier system's path): a customer's recent sessions, tickets and messages, for the
 // console's customer sidebar. Served here, under identity's /api/customers prefix: two of the three are this
 // service's rows, the third a projection of tickets' events.
 

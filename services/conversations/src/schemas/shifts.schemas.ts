@@ -8,7 +8,7 @@ export const ShiftStatus = Type.Union(SHIFT_STATUSES.map((s) => Type.Literal(s))
 const Instant = Type.String({ format: 'date-time', description: 'RFC 3339; stored and answered in UTC' })
 const AgentUserId = userId("the agent's user id")
 
-/** One agent's shift (reference §2.15); times are UTC instants, `end_time` after `start_time`. */
+/** One agent's shift; times are UTC instants, `end_time` after `start_time`. */
 export const Shift = Type.Object({
   id: Type.String(),
   tenant_id: Type.String(),

@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox'
 import { BoundedList, Nullable, Timestamp } from '@switchboard/contracts'
 import { Id, Priority, userId } from './sessions.schemas.ts'
 
-// `/api/session-transfer/*` (reference §2.8; API-NOTES "Transfer:"). Agents are named by record or user id and
+// `/api/session-transfer/*` (the earlier system's paths and bodies). Agents are named by record or user id and
 // answered by user id, as sessions do.
 
 const Reason = Type.String({ maxLength: 500 })

@@ -6,7 +6,7 @@ export const WorkspaceQuery = Type.Object({
 })
 export type WorkspaceQuery = Static<typeof WorkspaceQuery>
 
-/** The conversation workspace at a glance (reference §2.7), for the caller's scope. */
+/** The conversation workspace at a glance, for the caller's scope. */
 export const WorkspaceOverview = Type.Object({
   /** open sessions someone answers: active or transferred */
   total_active_sessions: Type.Integer(),

@@ -5,7 +5,7 @@ import { as, conversationsApp, principal } from '../helpers/app.ts'
 import { recordingBus } from '../helpers/audit-bus.ts'
 import { seedAgent, seedCustomer } from '../helpers/omni.ts'
 
-// Conversation management is the `workspace` resource (API-NOTES "Audit"): its writes are audited as
+// Conversation management is the `workspace` resource (its permission is `workspace.*`): its writes are audited as
 // workspace.<verb> (the platform's actionFor, which the gateway's refusal records use too), the refused ones too,
 // never under the path's `omni` segment.
 

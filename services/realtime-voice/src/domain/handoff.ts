@@ -1,5 +1,5 @@
 /**
- * Words with which a customer asks for a person, as the earlier system listened for them (reference §2.19): a
+ * Words with which a customer asks for a person, as the earlier system listened for them: a
  * customer's `text-message` holding one asks conversations for a human, as a `transfer-request` frame does. Pure.
  */
 export const HANDOFF_WORDS = ['人工', '转人工', '客服', 'human', 'agent', 'operator', 'representative'] as const

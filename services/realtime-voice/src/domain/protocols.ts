@@ -1,5 +1,5 @@
 /**
- * The protocols this service takes events from (API-NOTES "Voice"): signalling protocols carry call events, media
+ * The protocols this service takes events from (the earlier system's lists, kept for its clients): signalling protocols carry call events, media
  * protocols carry media events. A protocol outside its list is 404 (not served here), an event outside its list
  * 400 (a request this service will never understand).
  */

@@ -8,7 +8,7 @@ import type { DailyStats } from '../schemas/statistics.schemas.ts'
 /**
  * Recomputes one UTC day of DailyStats from the read models: sessions, tickets and messages created that day,
  * tickets resolved that day, SLA violations recorded that day. The AI counters have no read model to recompute
- * from and keep what the events made them. DailyStats is system level (spec scope rule 4), so only an unscoped
+ * from and keep what the events made them. DailyStats is system level (no tenant dimension), so only an unscoped
  * administrator or service may rewrite it.
  */
 export async function recomputeDay(svc: StatisticsService, caller: Caller, date: string): Promise<DailyStats> {

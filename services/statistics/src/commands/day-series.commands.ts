@@ -15,7 +15,7 @@ export async function slaViolations(svc: StatisticsService, scope: Scope, range:
 
 /**
  * DailyStats' AI counters per UTC day of the range (spec: ai_usage_count, knowledge_provider_usage_count and the
- * compatibility-provider counter). DailyStats has no tenant dimension (spec scope rule 4): as on the dashboard, a
+ * compatibility-provider counter). DailyStats has no tenant dimension (it is system level): as on the dashboard, a
  * scoped view cannot know its share and gets 0 on every day; its rows are UTC days, so another `tz` is refused.
  */
 export async function aiUsage(svc: StatisticsService, scope: Scope, range: Range): Promise<AiUsageDay[]> {

@@ -4,7 +4,7 @@ import { isClientMetric, sampleValue } from '../domain/client-metrics.ts'
 import type { IngestBody, IngestResult } from '../schemas/ingest.schemas.ts'
 
 /**
- * Records a client's batch of metric samples on this service's `/metrics` (reference §2.21): names on the
+ * Records a client's batch of metric samples on this service's `/metrics`: names on the
  * allow-list move their counter (or set their gauge) labelled with the source and tenant; any other name is
  * dropped, counted in `statistics_ingest_dropped_total{reason="unknown_name"}` and named in the answer. Service
  * principals only (the gateway lets no other kind reach the path; this holds for direct calls too). A scoped

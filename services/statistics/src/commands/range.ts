@@ -19,7 +19,7 @@ export function zoneOf(query: { tz?: string }): string {
   return tz
 }
 
-/** start_date/end_date as the spec and API-NOTES want them checked: 400 naming the parameter. */
+/** start_date/end_date checked as the README's "Endpoints" says: 400 naming the parameter. */
 export function rangeOf(query: { start_date: string; end_date: string; tz?: string }): Range {
   const tz = zoneOf(query)
   const r = checkRange(query.start_date, query.end_date)
@@ -35,7 +35,7 @@ export function rangeOf(query: { start_date: string; end_date: string; tz?: stri
 
 export const DEFAULT_RANGE_DAYS = 30
 
-/** Both dates or neither; neither is the last DEFAULT_RANGE_DAYS days up to today (reference §2.6). */
+/** Both dates or neither; neither is the last DEFAULT_RANGE_DAYS days up to today (the earlier system's default). */
 export function optionalRangeOf(query: { start_date?: string; end_date?: string; tz?: string }, now: Date): Range {
   if (query.start_date === undefined && query.end_date === undefined) {
     const tz = zoneOf(query)

@@ -8,7 +8,7 @@ const n = (v: unknown) => (v === null || v === undefined ? 0 : Number(v))
 
 /**
  * total_customers: users with role customer (spec, User). Scoped, a user is reached through its customer records
- * of the scope (spec scope rule 2), counted once however many it has: per workspace, the aggregate customer_counts;
+ * of the scope (a user reaches a tenant only through its customer records), counted once however many it has: per workspace, the aggregate customer_counts;
  * a tenant without a workspace (a user may have records in several of its workspaces) counts the raw rows.
  */
 export async function countCustomers(db: Db, scope: Scope): Promise<number> {

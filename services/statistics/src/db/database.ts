@@ -16,7 +16,7 @@ export interface UsersTable extends Versioned {
   role: string
 }
 
-/** identity's customer records: the user ↔ tenant/workspace binding (spec scope rule 2) and the source. */
+/** identity's customer records: the user ↔ tenant/workspace binding (the only way statistics reach a user's tenant) and the source. */
 export interface CustomersTable extends Versioned {
   customer_id: string
   user_id: string
@@ -92,7 +92,7 @@ export interface SlaViolationsTable {
   violated_at: Timestamp
 }
 
-/** System level, no tenant dimension (spec scope rule 4): one row per UTC day, `date` = YYYY-MM-DD. */
+/** System level, no tenant dimension: one row per UTC day, `date` = YYYY-MM-DD. */
 export interface DailyStatsTable {
   date: string
   total_sessions: number

@@ -1,5 +1,5 @@
 /**
- * The client metrics `POST /api/v1/metrics/ingest` records (reference §2.21's allow-list): the SDK's, the admin
+ * The client metrics `POST /api/v1/metrics/ingest` records (the allow-list of what the earlier system's clients send): the SDK's, the admin
  * console's and the agent desk's own counters, and the agents-online gauge. Any other name is dropped and counted.
  */
 export const CLIENT_METRICS = {
@@ -14,7 +14,7 @@ export const CLIENT_METRICS = {
 
 export type ClientMetricName = keyof typeof CLIENT_METRICS
 
-/** The sources a batch may name (reference §2.21). */
+/** The sources a batch may name: the SDK, the admin console, the agent desk. */
 export const METRIC_SOURCES = ['sdk', 'admin', 'agent'] as const
 
 /** Samples in one batch, at most (a larger batch is refused whole, 400). */

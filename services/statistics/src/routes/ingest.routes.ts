@@ -3,7 +3,7 @@ import { ingestMetrics } from '../commands/ingest.commands.ts'
 import type { StatisticsService } from '../context.ts'
 import { IngestBody, IngestResult } from '../schemas/ingest.schemas.ts'
 
-/** Client metrics (reference §2.21): the gateway's `service` route class, service principals only. */
+/** Client metrics (`POST /api/v1/metrics/ingest`): the gateway's `service` route class, service principals only. */
 export const ingestRoutes: RouteModule<StatisticsService> = async (app, svc) => {
   app.post(
     '/api/v1/metrics/ingest',

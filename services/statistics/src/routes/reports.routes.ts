@@ -26,7 +26,7 @@ import {
 
 /**
  * The reads of /api/statistics (spec, Statistics): bare JSON, each over the request's scope — an unscoped
- * administrator or service sees every tenant (spec scope rule 1). Days are UTC days unless `tz=` names a zone.
+ * administrator or service sees every tenant (an empty scope is no restriction). Days are UTC days unless `tz=` names a zone.
  */
 export const reportRoutes: RouteModule<StatisticsService> = async (app, svc) => {
   app.get(

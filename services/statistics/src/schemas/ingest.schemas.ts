@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { MAX_BATCH, METRIC_SOURCES } from '../domain/client-metrics.ts'
 
-// The wire of POST /api/v1/metrics/ingest (reference §2.21): a batch of named samples from one client.
+// The wire of POST /api/v1/metrics/ingest : a batch of named samples from one client (README "Metrics ingest").
 
 const Label = Type.String({ maxLength: 128 })
 

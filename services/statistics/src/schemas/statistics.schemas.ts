@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 
-// The wire of /api/statistics: bare JSON objects and arrays (reference §2.6), `[{key, count}]` for grouped
-// counts (API-NOTES). Dates are checked by the route (a calendar day, the range's order and length), so the
+// The wire of /api/statistics: bare JSON objects and arrays, no envelope (what the earlier system's clients read),
+// `[{key, count}]` for grouped counts, one key name for every grouping (the earlier system reused `category`). Dates are checked by the route (a calendar day, the range's order and length), so the
 // schema only bounds their size.
 
 const DateParam = (description: string) => Type.String({ maxLength: 10, description })
@@ -51,7 +51,7 @@ const Count = Type.Integer({ minimum: 0 })
 const Seconds = Type.Number({ minimum: 0, description: 'seconds' })
 const Rating = Type.Number({ minimum: 0, maximum: 5, description: 'mean rating 1–5; 0 when there is none' })
 
-/** Every metric of the spec's definitions table, plus the knowledge-provider counters (API-NOTES). */
+/** Every metric of the spec's definitions table, plus the knowledge-provider counters the earlier system's dashboard carried. */
 export const Dashboard = Type.Object({
   total_customers: Count,
   total_agents: Count,

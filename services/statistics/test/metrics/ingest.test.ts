@@ -1,4 +1,4 @@
-// POST /api/v1/metrics/ingest (reference §2.21): a service's batch of client samples; allow-listed names recorded on
+// POST /api/v1/metrics/ingest: a service's batch of client samples; allow-listed names recorded on
 // this service's /metrics labelled with source and tenant, unknown names dropped and counted (never silently), bad or
 // oversized bodies 400 in the error body, any principal but a service refused. It touches no storage: SQLite only.
 import { testPrincipal } from '@switchboard/testing'

@@ -4,7 +4,7 @@ import { TICKET_STATUSES } from './ticket-status.ts'
 /**
  * When a custom field shows (and so, if it is required, must hold a value), pure. `show_when` takes two forms:
  * - one condition on one value: `{key, equals | in | not_equals}`, `key` another field's key or `ticket.<attr>`;
- * - the earlier system's conditions (reference §2.16): `{all | any: [{field, op, value}]}`, `field` one of
+ * - the earlier system's conditions: `{all | any: [{field, op, value}]}`, `field` one of
  *   `ticket.category|priority|source|status` or `cf.<key>`, `op` one of CONDITION_OPS.
  * A multiselect value holds each of its choices: it "equals" a choice it contains.
  */

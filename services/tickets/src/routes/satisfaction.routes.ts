@@ -116,7 +116,7 @@ export const satisfactionRoutes: RouteModule<TicketsService> = async (app, svc) 
     },
   )
 
-  // Under the ticket's path but a satisfaction read: the gateway asks for satisfaction.read (reference §2.0).
+  // Under the ticket's path but a satisfaction read: the gateway asks for satisfaction.read (PATH_RESOURCE in packages/auth/src/permissions.ts).
   app.get(
     '/api/tickets/:id/satisfaction',
     {

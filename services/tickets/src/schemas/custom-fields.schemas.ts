@@ -37,7 +37,7 @@ export const Validation = Type.Object(
 /**
  * Shown (and required, if required) only while the condition holds. Two forms, one of them: `{key, equals | in |
  * not_equals}` (one condition on another field's key or ticket.category|priority|source|status), or `{all | any:
- * [{field, op, value}]}` (the earlier system's, reference §2.16). One object rather than a union of the two, so a
+ * [{field, op, value}]}` (the earlier system's). One object rather than a union of the two, so a
  * refusal names the member at fault, not "anyOf".
  */
 function showWhenSchema(scalar: TSchema, clauseValue: TSchema) {
