@@ -17,6 +17,7 @@ import { createPrimaryProvider } from './providers/primary.ts'
 import { createProviderRegistry } from './providers/registry.ts'
 import { aiRoutes } from './routes/ai.routes.ts'
 import { assistRoutes } from './routes/assist.routes.ts'
+import { effectiveConfigRoutes } from './routes/effective-config.routes.ts'
 import { helpCentreRoutes } from './routes/help-centre.routes.ts'
 import { knowledgeDocRoutes } from './routes/knowledge-docs.routes.ts'
 import { publicKbRoutes } from './routes/public-kb.routes.ts'
@@ -81,7 +82,10 @@ export const aiOrchestrator = defineService<AiConfig, AiDatabase, AiParts>({
     if (!conversations) base.log.warn('UPSTREAM_CONVERSATIONS is not set: the AI does not answer in conversations')
     return { runtimes, aiMetrics, usage, conversations }
   },
-  routes: { protected: [aiRoutes, knowledgeDocRoutes, assistRoutes], public: [publicKbRoutes, helpCentreRoutes] },
+  routes: {
+    protected: [aiRoutes, knowledgeDocRoutes, assistRoutes, effectiveConfigRoutes],
+    public: [publicKbRoutes, helpCentreRoutes],
+  },
   consumers: [configOverrides, conversationReplies, ticketIndex],
   shutdown: async (svc) => {
     await svc.usage.close()

@@ -1,10 +1,11 @@
 import { ConfigEvents, IntegrationEvents, UNITS } from '@switchboard/contracts'
-import { createSecretBox, defineService } from '@switchboard/platform'
+import { createSecretBox, createServiceClient, defineService } from '@switchboard/platform'
 import { type ConfigGovernanceConfig, loadConfig } from './config.ts'
 import type { ConfigGovernanceParts } from './context.ts'
 import type { ConfigGovernanceDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
 import { createPortalResolver } from './queries/portal.queries.ts'
+import { effectiveConfigRoutes } from './routes/effective.routes.ts'
 import { integrationRoutes } from './routes/integrations.routes.ts'
 import { internalRoutes } from './routes/internal.routes.ts'
 import { portalRoutes } from './routes/portal.routes.ts'
@@ -40,9 +41,29 @@ export const configGovernance = defineService<ConfigGovernanceConfig, ConfigGove
       base.config.portal_runtime,
       base.config.portal_cache_ms,
     )
-    return { box, portal }
+    const client = (service: string, urls: string[]) =>
+      urls.length > 0
+        ? createServiceClient({
+            service,
+            urls,
+            internalSecret: base.config.internal_secret,
+            self: 'config-governance',
+            timeoutMs: 5000,
+          })
+        : undefined
+    const owners = {
+      identity: client('identity', base.config.identity_urls),
+      'ai-orchestrator': client('ai-orchestrator', base.config.ai_orchestrator_urls),
+    }
+    return { box, portal, owners }
   },
-  routes: { protected: [scopedConfigRoutes, integrationRoutes, internalRoutes], public: [portalRoutes] },
+  routes: {
+    protected: [scopedConfigRoutes, effectiveConfigRoutes, integrationRoutes, internalRoutes],
+    public: [portalRoutes],
+  },
+  shutdown: async (svc) => {
+    await Promise.all(Object.values(svc.owners).map((c) => c?.close()))
+  },
 })
 
 /** An un-listened config-governance app: runners listen, tests `inject()`. */

@@ -1,6 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { UNITS } from '@switchboard/contracts'
-import { baseConfigFromEnv, configEncryptionKeys, parseConfig, ServiceBaseConfig } from '@switchboard/platform'
+import {
+  baseConfigFromEnv,
+  configEncryptionKeys,
+  parseConfig,
+  ServiceBaseConfig,
+  serviceUrlsFromEnv,
+} from '@switchboard/platform'
 
 /**
  * An origin a page may embed the widget from: scheme, host and optional port, nothing else (no path, no trailing
@@ -80,6 +86,12 @@ export const ConfigGovernanceConfig = Type.Composite([
     portal_runtime: Type.Optional(PortalRuntime),
     /** how long a replica serves a scope's resolved portal from memory (a change is visible within it) */
     portal_cache_ms: Type.Integer({ minimum: 0, maximum: 1000, default: 250 }),
+    /**
+     * the owners of the other sections' system layers (UPSTREAM_IDENTITY: session risk; UPSTREAM_AI_ORCHESTRATOR:
+     * LLM and knowledge provider), asked for a scope's effective view; absent: those sections are `unavailable`
+     */
+    identity_urls: Type.Array(Type.String({ pattern: '^https?://' }), { default: [] }),
+    ai_orchestrator_urls: Type.Array(Type.String({ pattern: '^https?://' }), { default: [] }),
   }),
 ])
 export type ConfigGovernanceConfig = Static<typeof ConfigGovernanceConfig>
@@ -126,5 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigGovernanceConfig {
     },
     portal_runtime: json(env, 'PORTAL_RUNTIME_JSON'),
     portal_cache_ms: env.PORTAL_CACHE_MS,
+    identity_urls: serviceUrlsFromEnv(env, 'identity'),
+    ai_orchestrator_urls: serviceUrlsFromEnv(env, 'ai-orchestrator'),
   })
 }

@@ -1,4 +1,4 @@
-import type { SecretBox, ServiceContext } from '@switchboard/platform'
+import type { SecretBox, ServiceClient, ServiceContext } from '@switchboard/platform'
 import type { ConfigGovernanceConfig } from './config.ts'
 import type { ConfigGovernanceDatabase } from './db/database.ts'
 import type { PortalResolver } from './queries/portal.queries.ts'
@@ -9,6 +9,11 @@ export interface ConfigGovernanceParts {
   box: SecretBox
   /** the public portal's effective config per scope, cached briefly per replica */
   portal: PortalResolver
+  /**
+   * the services owning the other sections, asked for their effective view of a scope (`/internal/config/effective`);
+   * one without its UPSTREAM_* is absent
+   */
+  owners: { identity?: ServiceClient | undefined; 'ai-orchestrator'?: ServiceClient | undefined }
 }
 
 /** What config-governance's routes and commands are handed. */

@@ -12,6 +12,7 @@ import { agentRoutes } from './routes/agents.routes.ts'
 import { authPublicRoutes } from './routes/auth.routes.ts'
 import { authSelfRoutes } from './routes/auth-self.routes.ts'
 import { customerRoutes } from './routes/customers.routes.ts'
+import { effectiveConfigRoutes } from './routes/effective-config.routes.ts'
 import { internalRoutes } from './routes/internal.routes.ts'
 import { operatorRoutes } from './routes/operators.routes.ts'
 import { securityTokenRoutes } from './routes/security-tokens.routes.ts'
@@ -38,6 +39,7 @@ export const identity = defineService<IdentityConfig, IdentityDatabase, Identity
     protected: [
       authSelfRoutes,
       internalRoutes,
+      effectiveConfigRoutes,
       securityUserRoutes,
       securityUserStatusRoutes,
       securityTokenRoutes,

@@ -1,0 +1,21 @@
+import { Type } from '@sinclair/typebox'
+import { EffectiveField } from '@switchboard/contracts'
+
+export const EFFECTIVE_SECTIONS = ['portal', 'llm', 'knowledge_provider', 'session_risk'] as const
+export type EffectiveSection = (typeof EFFECTIVE_SECTIONS)[number]
+
+/** A section whose owning service did not answer: its fields are missing from `fields`, never guessed. */
+export const UnavailableSection = Type.Object({
+  section: Type.Union(EFFECTIVE_SECTIONS.map((s) => Type.Literal(s))),
+  service: Type.String(),
+  code: Type.String(),
+  message: Type.String(),
+})
+
+/** `GET /api/security/config/{kind}/effective` (README "Effective configuration"). */
+export const EffectiveView = Type.Object({
+  tenant_id: Type.String(),
+  workspace_id: Type.Optional(Type.String()),
+  fields: Type.Array(EffectiveField),
+  unavailable: Type.Array(UnavailableSection),
+})
