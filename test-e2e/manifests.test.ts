@@ -5,7 +5,7 @@
 // name metrics the code registers; compose wires the gateway to every service; the image carries the console.
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { GATEWAY, REPO_ROOT, SERVICES, upstreamEnvOf } from '@switchboard/cli'
 import t from 'tap'
 import { parseAllDocuments, parse as parseYaml } from 'yaml'
@@ -364,3 +364,42 @@ t.test('k8s: the NetworkPolicies admit exactly the flows the units need', async 
   }
   t.same(admittedFlows(policies, ns, peers), expected.sort(), 'admitted flows = the expected graph')
 })
+
+t.test(
+  'image: every workspace manifest installed, the console and the widget built and where the gateway looks',
+  async (t) => {
+    const dockerfile = readFileSync(join(deploy, 'Dockerfile'), 'utf8')
+    const [deps, apps, final] = dockerfile.split(/^FROM /m).slice(1) as [string, string, string]
+    // a workspace package whose manifest the deps stage lacks fails `pnpm install --frozen-lockfile` in the image
+    const workspace = parseYaml(readFileSync(join(REPO_ROOT, 'pnpm-workspace.yaml'), 'utf8')).packages as string[]
+    const members = workspace.flatMap((glob) =>
+      glob.endsWith('/*')
+        ? readdirSync(join(REPO_ROOT, glob.slice(0, -2))).map((n) => `${glob.slice(0, -2)}/${n}`)
+        : [glob],
+    )
+    for (const dir of members.filter((d) => existsSync(join(REPO_ROOT, d, 'package.json'))))
+      t.ok(deps.includes(`COPY ${dir}/package.json ${dir}/`), `deps stage: ${dir}/package.json`)
+    t.match(apps, /turbo run build --filter=@switchboard\/console --filter=@switchboard\/widget/, 'both apps built')
+    // where the gateway serves them from when CONSOLE_DIR / WIDGET_DIR are not set (none of the manifests sets them)
+    const config = readFileSync(join(REPO_ROOT, 'gateway/src/config.ts'), 'utf8')
+    for (const [name, env] of [
+      ['CONSOLE', 'CONSOLE_DIR'],
+      ['WIDGET', 'WIDGET_DIR'],
+    ] as const) {
+      const rel = new RegExp(`DEFAULT_${name}_DIR = fileURLToPath\\(new URL\\('([^']+)'`).exec(config)?.[1]
+      const dir = relative(REPO_ROOT, resolve(REPO_ROOT, 'gateway/src', rel ?? '?'))
+      t.match(apps, new RegExp(`test -f ${dir}/`), `${dir}: checked in the build stage`)
+      t.match(
+        final,
+        new RegExp(`^WORKDIR /app$[\\s\\S]*^COPY --from=console /app/${dir} ${dir}$`, 'm'),
+        `${dir} in /app`,
+      )
+      const set = [...readdirSync(join(k8s, 'base')), 'compose.yaml'].some((f) =>
+        readFileSync(f === 'compose.yaml' ? join(deploy, f) : join(k8s, 'base', f), 'utf8').includes(env),
+      )
+      t.notOk(set, `${env} left to the gateway's default`)
+    }
+    // runAsUser 1000 of the pods is the image's `node` user (uid 1000 in the node images)
+    t.match(final, /^USER node$/m, 'the image runs as node')
+  },
+)
