@@ -3,8 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize, relative } from 'node:path'
 
-/** Folders no check walks into: installed, built or generated things (.gitignore's), and git's own. */
-const SKIPPED_DIRS = new Set(['node_modules', '.git', 'dist', '.tap', '.turbo', '.tools', 'data', 'coverage'])
+/** Folders no check walks into: installed, built or generated things (.gitignore's); dot-folders (.git, .turbo…) too. */
+const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'data', 'coverage'])
 
 /** Paths a build or a run makes, not the repository (.gitignore's `dist/` and `data/`): named, never checked. */
 const GENERATED = /(^|\/)(dist|data|coverage)(\/|$)/
@@ -14,7 +14,7 @@ export function walk(root: string, dir = root): string[] {
   const out: string[] = []
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) {
-      if (!SKIPPED_DIRS.has(entry.name)) out.push(...walk(root, join(dir, entry.name)))
+      if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith('.')) out.push(...walk(root, join(dir, entry.name)))
     } else if (entry.isFile()) out.push(relative(root, join(dir, entry.name)))
   }
   return out
