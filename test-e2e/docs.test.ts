@@ -55,6 +55,7 @@ t.test('the path rules: what is a path, what is not', async (t) => {
     { path: 'scripts/toolchain.sh', found: true },
     { path: 'scripts/gone.ts', found: false },
   ])
+  t.same(at('kubectl exec deploy/statistics -- node scripts/engines.ts'), [{ path: 'scripts/engines.ts', found: true }])
   t.same(at('ticket.commands.ts'), [{ path: 'ticket.commands.ts', found: true }], 'a bare file name')
   t.same(at('no-such-file.ts'), [{ path: 'no-such-file.ts', found: false }])
   for (const text of [

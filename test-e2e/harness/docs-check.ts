@@ -74,12 +74,12 @@ export function treeOf(files: readonly string[]): Tree {
 const baseOf = (doc: string) => (doc.includes('/') && !doc.startsWith('docs/') ? dirname(doc) : '')
 
 /** A path pattern as a regular expression: `*` and a `<placeholder>` stand for one segment's text, `{a,b}` for either. */
-function patternOf(path: string): RegExp {
+function patternOf(path: string, anchored: boolean): RegExp {
   const escaped = path.replace(/[.+^$()|[\]\\]/g, '\\$&')
   const source = escaped
     .replace(/<[^/>]+>|\*/g, '[^/]*')
     .replace(/\{([^}]*)\}/g, (_, alts: string) => `(${alts.split(',').join('|')})`)
-  return new RegExp(`(^|/)${source}$`)
+  return new RegExp(`${anchored ? '^' : '(^|/)'}${source}$`)
 }
 
 /** Whether an entry of `tree` under `base` ends with `path` (whole segments; a pattern matches at least one). */
@@ -89,8 +89,17 @@ function found(tree: Tree, base: string, path: string): boolean {
     const full = base ? `${base}/${path}` : path
     if (tree.entries.has(full)) return true
   }
-  const re = patternOf(path)
+  const re = patternOf(path, false)
   for (const e of tree.entries) if ((base === '' || e.startsWith(`${base}/`)) && re.test(e)) return true
+  return false
+}
+
+/** Whether `path` exists from the root, or from the document's folder (`scripts/x.ts` in apps/console's README). */
+function atRoot(tree: Tree, doc: string, path: string): boolean {
+  const beside = dirname(doc) === '.' ? path : `${dirname(doc)}/${path}`
+  if (!/[*<{]/.test(path)) return tree.entries.has(path) || tree.entries.has(beside)
+  const [fromRoot, fromDoc] = [patternOf(path, true), patternOf(beside, true)]
+  for (const e of tree.entries) if (fromRoot.test(e) || fromDoc.test(e)) return true
   return false
 }
 
@@ -107,12 +116,14 @@ function checkWord(word: string, doc: string, tree: Tree, relativeAllowed: boole
   // a link, or a span climbing out of the document's folder (`../../docs/screenshots/x.png`), as Markdown reads it
   if (t.startsWith('../') || (link && t.startsWith('./'))) {
     const path = normalize(join(dirname(doc), t)).replace(/\/$/, '')
-    return path.startsWith('..') ? null : { path, found: found(tree, '', path) }
+    return path.startsWith('..') ? null : { path, found: atRoot(tree, '.', path) }
   }
   const bare = t.replace(/^\.\//, '').replace(/\/$/, '')
   const first = bare.split('/')[0]!
-  if (tree.topLevel.has(first)) return { path: bare, found: found(tree, '', bare) }
-  if (!relativeAllowed || !bare.includes('/') || first.includes('<')) return null
+  // in a command, a word is a path only with a file's extension (`kubectl exec deploy/statistics` names a Deployment)
+  if (tree.topLevel.has(first) && (relativeAllowed || /\.[a-z]{1,5}$/i.test(bare)))
+    return { path: bare, found: atRoot(tree, doc, bare) }
+  if (!relativeAllowed || tree.topLevel.has(first) || !bare.includes('/') || first.includes('<')) return null
   const base = baseOf(doc)
   if (!/(\.[a-z]{1,5}|\/)$/i.test(t) && !found(tree, base, first)) return null
   return { path: bare, found: found(tree, base, bare) }
@@ -128,10 +139,11 @@ export interface Checked {
  * `/` (an HTTP path: `/api/tickets`), `@` (a package name), `…`, `$VAR`, `=` or `[x]`, and does not lie in what a
  * build or a run makes (GENERATED); a trailing `#anchor` or `:line` is dropped; `*`, `<name>` and `{a,b}` are
  * patterns that must match something. A path starting with a top-level folder (`services/tickets/src/build.ts`,
- * also inside a command: `node scripts/engines.ts`) must exist from the root; one starting `./` or `../` from the
- * document's folder (a span's `./x` is the package's own, as in `exports`); any other (`src/build.ts`, `service/run.ts`), if it ends in a file extension or `/` or starts
- * with a folder of the document's package, must be the end of a path in that package (the whole repository for
- * docs/ and the root README). A bare source file's name (`build.ts`; not `.json`, `.html` or `.js`, which are also
+ * also a file inside a command: `node scripts/engines.ts`) must exist from the root (or from the document's folder); a
+ * link, or a span starting `../`, from the document's folder (a span's `./x` is the package's own, as in
+ * `exports`); any other (`src/build.ts`, `service/run.ts`), if it ends in a file extension or `/` or starts with a
+ * folder of the document's package, must be the end of a path in that package (the whole repository for docs/ and
+ * the root README). A bare source file's name (`build.ts`; not `.json`, `.html` or `.js`, which are also
  * documents the services serve) must be the name of some file. Anything else (`text/csv`, `demo/main`) names no file.
  */
 export function checkMention({ text, kind }: Mention, doc: string, tree: Tree): Checked[] {
