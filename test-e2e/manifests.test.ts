@@ -152,6 +152,12 @@ t.test('compose: engines, one container per unit, the gateway wired to each serv
   for (const s of SERVICES) {
     t.equal(compose.services.gateway.environment[upstreamEnvOf(s.name)], `http://${s.name}:${s.port}`)
   }
+  // each service reaches the services its code calls (callsOf: the UPSTREAM_* its config.ts reads)
+  for (const s of SERVICES) {
+    const env = compose.services[s.name].environment
+    const wired = Object.keys(env).filter((k) => k.startsWith('UPSTREAM_') && k !== 'UPSTREAM_TIMEOUT_MS')
+    t.same(wired.sort(), callsOf(s.name).map(upstreamEnvOf).sort(), `compose: ${s.name}'s upstreams`)
+  }
   const dockerfile = readFileSync(join(deploy, 'Dockerfile'), 'utf8')
   t.match(dockerfile, /^FROM node:24-slim/m)
   t.match(dockerfile, /pnpm install --frozen-lockfile --prod/)
