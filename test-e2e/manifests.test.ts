@@ -171,6 +171,13 @@ t.test('compose: engines, one container per unit, the gateway wired to each serv
   const prometheus = parseYaml(readFileSync(join(deploy, 'prometheus', 'prometheus.yml'), 'utf8'))
   const targets = prometheus.scrape_configs.flatMap((c: any) => c.static_configs.flatMap((s: any) => s.targets))
   for (const { name, port } of units) t.ok(targets.includes(`${name}:${port}`), `prometheus scrapes ${name}:${port}`)
+  // in Kubernetes: the pods of the namespace, by the annotations every unit's pod carries, under a job the alerts see
+  const k8sScrape = parseYaml(readFileSync(join(deploy, 'prometheus', 'kubernetes.yml'), 'utf8')).scrape_configs[0]
+  t.match(k8sScrape.job_name, /^switchboard/, 'kubernetes: job switchboard* (SwitchboardUnitDown matches it)')
+  t.same(k8sScrape.kubernetes_sd_configs, [{ role: 'pod', namespaces: { names: ['switchboard'] } }])
+  const annotations = k8sScrape.relabel_configs.flatMap((r: any) => r.source_labels)
+  for (const a of ['scrape', 'port', 'path'])
+    t.ok(annotations.includes(`__meta_kubernetes_pod_annotation_prometheus_io_${a}`), `kubernetes: prometheus.io/${a}`)
 })
 
 /** The base's documents, each with the file it came from. */
