@@ -1,42 +1,31 @@
 import { AUDIT_RECORDED_TYPE, type AuditRecordData, type Envelope, type Principal } from '@switchboard/contracts'
 import { type EventBus, newEnvelope } from '@switchboard/events'
-import { principalHeader, type StorageMode, silentLogger, storageFixture } from '@switchboard/testing'
+import { principalHeader, type StorageMode, serviceApp, TEST_INTERNAL_SECRET } from '@switchboard/testing'
 import type { Test } from 'tap'
 import { audit } from '../../src/build.ts'
-import { type AuditConfig, loadConfig } from '../../src/config.ts'
+import type { AuditConfig } from '../../src/config.ts'
 
-export const INTERNAL_SECRET = 'test-internal-secret-0123456789'
+export const INTERNAL_SECRET = TEST_INTERNAL_SECRET
 
 /** The header the gateway would add for this principal. */
 export const as = (p: Principal) => principalHeader(INTERNAL_SECRET, p)
 
 /**
  * An audit app on isolated storage, closed and cleaned up when the test ends. The cleanup worker is off
- * unless a test turns it on: fixtures are dated in the past and would be deleted under it.
+ * unless a test turns it on: fixtures are dated in the past and would be deleted under it. `ready: false` leaves
+ * it built but not started.
  */
-export async function auditApp(
+export function auditApp(
   t: Test,
   mode: StorageMode,
   opts: { bus?: EventBus; config?: Partial<AuditConfig>; ready?: boolean } = {},
 ) {
-  // Registered before the app, so its teardown (dropping the schema and streams) runs after app.close().
-  const store = await storageFixture(t, mode, 'au')
-  const config: AuditConfig = {
-    ...loadConfig({ INTERNAL_SECRET, LOG_LEVEL: 'silent' }),
-    port: 0,
-    database: store.database,
-    cache: store.cache,
-    bus: store.bus,
-    retention_enabled: false,
-    ...opts.config,
-  }
-  const app = await audit.build(config, { logger: silentLogger(), ...(opts.bus ? { bus: opts.bus } : {}) })
-  t.teardown(() => app.close())
-  if (opts.ready !== false) {
-    await app.ready()
-    await app.whenStarted() // consumers attached, as a runner's /ready waits for
-  }
-  return { app, store, svc: audit.contextOf(app) }
+  return serviceApp(t, audit, mode, {
+    label: 'au',
+    config: { retention_enabled: false, ...opts.config },
+    ...(opts.bus ? { bus: opts.bus } : {}),
+    until: opts.ready === false ? 'built' : 'started',
+  })
 }
 
 export function auditData(overrides: Partial<AuditRecordData> = {}): AuditRecordData {

@@ -3,15 +3,14 @@ import {
   ACME_ADMIN,
   principalHeader,
   type StorageMode,
-  silentLogger,
-  storageFixture,
+  serviceApp,
+  TEST_INTERNAL_SECRET,
   testPrincipal,
 } from '@switchboard/testing'
 import type { Test } from 'tap'
 import { configGovernance } from '../../src/build.ts'
-import { loadConfig } from '../../src/config.ts'
 
-export const INTERNAL_SECRET = 'test-internal-secret-0123456789'
+export const INTERNAL_SECRET = TEST_INTERNAL_SECRET
 
 /**
  * Two administrators of acme/support: dual control needs a second person. Their tokens are bound to workspace
@@ -39,18 +38,6 @@ export const PLATFORM_ADMIN: Principal = {
 export const as = (p: Principal) => principalHeader(INTERNAL_SECRET, p)
 
 /** A config-governance app on isolated storage, closed and cleaned up when the test ends. */
-export async function governanceApp(t: Test, mode: StorageMode, env: Record<string, string> = {}) {
-  const store = await storageFixture(t, mode, 'cg')
-  const config = {
-    ...loadConfig({ INTERNAL_SECRET, LOG_LEVEL: 'silent', PORTAL_CACHE_MS: '0', ...env }),
-    port: 0,
-    database: store.database,
-    cache: store.cache,
-    bus: store.bus,
-  }
-  const app = await configGovernance.build(config, { logger: silentLogger() })
-  t.teardown(() => app.close())
-  await app.ready()
-  await app.whenStarted() // consumers attached, as a runner's /ready waits for
-  return { app, store, svc: configGovernance.contextOf(app) }
+export function governanceApp(t: Test, mode: StorageMode, env: Record<string, string> = {}) {
+  return serviceApp(t, configGovernance, mode, { label: 'cg', env: { PORTAL_CACHE_MS: '0', ...env } })
 }

@@ -1,9 +1,8 @@
 import { principalKind } from '@switchboard/auth'
 import type { Principal } from '@switchboard/contracts'
-import { principalHeader, type StorageMode, silentLogger, storageFixture, testPrincipal } from '@switchboard/testing'
+import { principalHeader, type StorageMode, serviceApp, testPrincipal } from '@switchboard/testing'
 import type { Test } from 'tap'
 import { identity } from '../../src/build.ts'
-import { loadConfig } from '../../src/config.ts'
 
 export const INTERNAL_SECRET = 'identity-test-internal-secret-0123456789'
 export const JWT_SECRET = 'identity-test-jwt-secret-0123456789abcdef'
@@ -40,21 +39,8 @@ export const TEST_ENV = {
 }
 
 /** An identity app on isolated storage, ready, closed and cleaned up when the test ends; `svc` is its context. */
-export async function identityApp(t: Test, mode: StorageMode, env: Record<string, string> = {}) {
-  // Registered before the app, so its teardown (dropping the schema and streams) runs after app.close().
-  const store = await storageFixture(t, mode, 'id')
-  const config = {
-    ...loadConfig({ ...TEST_ENV, ...env }),
-    port: 0,
-    database: store.database,
-    cache: store.cache,
-    bus: store.bus,
-  }
-  const app = await identity.build(config, { logger: silentLogger() })
-  t.teardown(() => app.close())
-  await app.ready()
-  await app.whenStarted() // consumers attached, as a runner's /ready waits for
-  return { app, svc: identity.contextOf(app) }
+export function identityApp(t: Test, mode: StorageMode, env: Record<string, string> = {}) {
+  return serviceApp(t, identity, mode, { label: 'id', env: { ...TEST_ENV, ...env } })
 }
 
 /** The payload of a JWT, unverified (tests only read what identity issued). */

@@ -5,15 +5,14 @@ import {
   principalHeader,
   type Storage,
   type StorageMode,
-  silentLogger,
-  storageFixture,
+  serviceApp,
+  TEST_INTERNAL_SECRET,
   testPrincipal,
 } from '@switchboard/testing'
 import type { Test } from 'tap'
 import { tickets } from '../../src/build.ts'
-import { loadConfig } from '../../src/config.ts'
 
-export const INTERNAL_SECRET = 'test-internal-secret-0123456789'
+export const INTERNAL_SECRET = TEST_INTERNAL_SECRET
 
 /** The caller these tests start from: an agent of acme/support who may read and write tickets. */
 const ACME_AGENT: Principal = {
@@ -34,29 +33,10 @@ export const as = (p: Principal) => principalHeader(INTERNAL_SECRET, p)
 
 /**
  * A tickets app on isolated storage, closed and cleaned up when the test ends. `bus` lets a test hand in
- * its own bus (made for this storage, so on the same NATS prefix); the test closes it.
+ * its own bus (made for this storage, so on the same NATS prefix), closed after the app.
  */
-export async function ticketsApp(
-  t: Test,
-  mode: StorageMode,
-  opts: { bus?: (store: Storage) => Promise<EventBus> } = {},
-) {
-  // Teardowns run last-in first-out: the app closes before its storage is dropped, even if build() fails.
-  const store = await storageFixture(t, mode, 'tk')
-  const config = {
-    ...loadConfig({ INTERNAL_SECRET, LOG_LEVEL: 'silent' }),
-    port: 0,
-    database: store.database,
-    cache: store.cache,
-    bus: store.bus,
-  }
-  const bus = opts.bus ? await opts.bus(store) : undefined
-  if (bus) t.teardown(() => bus.close())
-  const app = await tickets.build(config, { logger: silentLogger(), ...(bus ? { bus } : {}) })
-  t.teardown(() => app.close())
-  await app.ready()
-  await app.whenStarted() // consumers attached, as a runner's /ready waits for
-  return { app, store, svc: tickets.contextOf(app) }
+export function ticketsApp(t: Test, mode: StorageMode, opts: { bus?: (store: Storage) => Promise<EventBus> } = {}) {
+  return serviceApp(t, tickets, mode, { label: 'tk', ...opts })
 }
 
 /** Custom fields the tests name, made through the API in the scope of `headers`' principal. */
