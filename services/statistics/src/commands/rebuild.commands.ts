@@ -35,7 +35,8 @@ const OWNED: Record<string, { tables: Table[]; daily: DailyCounter[] }> = {
     daily: ['total_sessions', 'total_messages'],
   },
   [AI_PROJECTION]: {
-    tables: [],
+    // ai_days' platform-wide history (migration 0004) goes too: the replay counts each answer under its own scope
+    tables: ['ai_days'],
     daily: ['ai_usage_count', 'knowledge_provider_usage_count', 'compat_provider_usage_count'],
   },
 }

@@ -1,6 +1,5 @@
 import type { Scope } from '@switchboard/platform'
 import type { StatisticsService } from '../context.ts'
-import { findDaily } from '../db/daily-stats.repository.ts'
 import {
   agentFigures,
   conversationFigures,
@@ -8,6 +7,7 @@ import {
   meanRating,
   ticketFigures,
 } from '../db/dashboard.repository.ts'
+import { aiCountersOf } from '../db/day-series.repository.ts'
 import {
   agentPerformance,
   customersBySource,
@@ -21,8 +21,6 @@ import { dayIn, dayStartIn } from '../domain/zones.ts'
 import type { AgentPerformance, Dashboard, KeyCount, TimeRangeDay } from '../schemas/statistics.schemas.ts'
 import { type Range, UTC } from './range.ts'
 
-export const unscoped = (scope: Scope) => !scope.tenant_id && !scope.workspace_id
-
 /**
  * UTC days are read from the aggregates per day; another zone's days are not whole UTC days, so they are read from
  * the raw rows (grouped by UTC quarter hour).
@@ -31,20 +29,20 @@ export const grainOf = (range: Range): Grain => (range.tz === UTC ? 'day' : 'qua
 
 /**
  * The spec's metric definitions, each over the read models within `scope` (empty = every tenant). "Today" starts at
- * 00:00 in `tz` (UTC by default). The AI counters come from DailyStats, which has no tenant dimension (spec scope
- * rule 4) and counts UTC days: a scoped view cannot know its share of them and shows 0; the unscoped one shows the
- * current UTC day's.
+ * 00:00 in `tz` (UTC by default). The AI counters are the scope's answers of the current UTC day (ai_days counts
+ * UTC days, whatever `tz`).
  */
 export async function dashboard(svc: StatisticsService, scope: Scope, now: Date, tz = UTC): Promise<Dashboard> {
   const since = dayStartIn(dayIn(now, tz), tz)
-  const [customers, agents, tickets, conversations, satisfaction, daily] = await Promise.all([
+  const aiDay = dayIn(now, UTC)
+  const [customers, agents, tickets, conversations, satisfaction, [ai]] = await Promise.all([
     countCustomers(svc.db, scope),
     agentFigures(svc.db, scope),
     ticketFigures(svc.db, scope, since),
     // every zone's midnight is a UTC quarter hour: the message buckets from there on are today's
     conversationFigures(svc.db, scope, since, since.slice(0, 16)),
     meanRating(svc.db, scope),
-    unscoped(scope) ? findDaily(svc.db, dayIn(now, UTC)) : undefined,
+    aiCountersOf(svc.db, scope, aiDay, aiDay),
   ])
   return {
     total_customers: customers,
@@ -54,9 +52,9 @@ export async function dashboard(svc: StatisticsService, scope: Scope, now: Date,
     avg_response_time: rounded(agents.avg_response_time),
     avg_resolution_time: rounded(tickets.avg_resolution_time),
     customer_satisfaction: rounded(satisfaction),
-    ai_usage_today: daily?.ai_usage_count ?? 0,
-    knowledge_provider_usage_today: daily?.knowledge_provider_usage_count ?? 0,
-    compat_provider_usage_today: daily?.compat_provider_usage_count ?? 0,
+    ai_usage_today: ai?.ai_usage_count ?? 0,
+    knowledge_provider_usage_today: ai?.knowledge_provider_usage_count ?? 0,
+    compat_provider_usage_today: ai?.compat_provider_usage_count ?? 0,
   }
 }
 

@@ -1,20 +1,26 @@
 import { AiEvents } from '@switchboard/contracts'
 import type { ConsumerDef } from '@switchboard/platform'
 import type { StatisticsService } from '../context.ts'
+import { countAnswer } from '../db/aggregates.repository.ts'
 import { bumpDaily } from '../db/daily-stats.repository.ts'
 import { dayOf } from '../domain/dates.ts'
 import { payload } from './payload.ts'
+import { scopeOfEvent } from './scope.ts'
 
 export const AI_PROJECTION = 'statistics-ai'
 
 /** Where an answer's passages came from that counts as a knowledge provider's use. */
 const EXTERNAL = new Set(['primary', 'compatibility'])
 
+/** An answer given for no workspace (a platform caller's): counted for the unscoped view only. */
+const PLATFORM = { tenant_id: '', workspace_id: '' }
+
 /**
- * ai-orchestrator's answers → DailyStats' AI counters (spec: IncrementAIUsage, IncrementKnowledgeProvider,
+ * ai-orchestrator's answers → the AI counters (spec: IncrementAIUsage, IncrementKnowledgeProvider,
  * IncrementCompatProvider), on the day the answer was given: `ai_usage_count` for every answer (a hand-over
  * included: the AI handled the question), `knowledge_provider_usage_count` when an external provider's passages
- * were behind it, `compat_provider_usage_count` when that provider was the compatibility one. Applied once (inbox).
+ * were behind it, `compat_provider_usage_count` when that provider was the compatibility one. Both in DailyStats
+ * (system level) and in ai_days under the envelope's scope (the asker's), which the reports read. Applied once (inbox).
  */
 export const aiProjection: ConsumerDef<StatisticsService> = {
   durable: AI_PROJECTION,
@@ -27,6 +33,10 @@ export const aiProjection: ConsumerDef<StatisticsService> = {
     const a = payload(AiEvents.queryAnswered, envelope.data)
     const day = dayOf(new Date(a.answered_at).toISOString())
     const now = new Date().toISOString()
+    const counters: Record<string, number> = { ai_usage_count: 1 }
+    if (EXTERNAL.has(a.provider)) counters.knowledge_provider_usage_count = 1
+    if (a.provider === 'compatibility') counters.compat_provider_usage_count = 1
+    await countAnswer(tx.db, scopeOfEvent(envelope) ?? PLATFORM, day, counters)
     await bumpDaily(tx.db, day, 'ai_usage_count', now)
     if (EXTERNAL.has(a.provider)) await bumpDaily(tx.db, day, 'knowledge_provider_usage_count', now)
     if (a.provider === 'compatibility') await bumpDaily(tx.db, day, 'compat_provider_usage_count', now)

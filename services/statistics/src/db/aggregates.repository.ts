@@ -37,7 +37,20 @@ export const AGGREGATES = {
   customer_source_counts: { keys: ['tenant_id', 'workspace_id', 'source'], counters: ['count'] },
 } as const
 
-type Aggregate = keyof typeof AGGREGATES
+/**
+ * Per-scope counters moved the same way but with no raw rows behind them (an event is all they count), so neither
+ * built from raw rows nor checked against them (aggregates-check.ts): the AI answers per scope and day.
+ */
+export const EVENT_COUNTS = {
+  ai_days: {
+    keys: ['tenant_id', 'workspace_id', 'day'],
+    counters: ['ai_usage_count', 'knowledge_provider_usage_count', 'compat_provider_usage_count'],
+  },
+} as const
+
+const TABLES = { ...AGGREGATES, ...EVENT_COUNTS }
+
+type Aggregate = keyof typeof TABLES
 
 /** One row's share of one aggregate row: its key, and what it adds to the counters. */
 export interface Share {
@@ -129,7 +142,7 @@ function sessionShares(s: SessionFacts): Share[] {
   ]
 }
 
-const idOf = (s: Share) => `${s.table}\u0000${AGGREGATES[s.table].keys.map((k) => s.key[k]).join('\u0000')}`
+const idOf = (s: Share) => `${s.table}\u0000${TABLES[s.table].keys.map((k) => s.key[k]).join('\u0000')}`
 
 /** after − before, per aggregate row, without the rows (and counters) that do not move. */
 function difference(before: Share[], after: Share[]): Share[] {
@@ -183,7 +196,7 @@ export async function applyNow(db: Db, shares: Share[]): Promise<void> {
   const byTable = new Map<Aggregate, Share[]>()
   for (const s of ordered) byTable.set(s.table, [...(byTable.get(s.table) ?? []), s])
   for (const [table, rows] of byTable) {
-    const spec = AGGREGATES[table]
+    const spec = TABLES[table]
     for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
       const values = rows
         .slice(i, i + ROWS_PER_STATEMENT)
@@ -222,3 +235,7 @@ export const countViolation = (db: Db, scope: Scope, violatedAt: string) =>
 /** One more message on its scope's day. */
 export const countMessageDay = (db: Db, scope: Scope, createdAt: string) =>
   apply(db, [{ table: 'conversation_days', key: { ...scopeOf(scope), day: dayOf(createdAt) }, add: { messages: 1 } }])
+
+/** One AI answer on its scope's day: `counters` are those it moves (ai_usage_count always). */
+export const countAnswer = (db: Db, scope: Scope, day: string, counters: Record<string, number>) =>
+  apply(db, [{ table: 'ai_days', key: { ...scopeOf(scope), day }, add: counters }])

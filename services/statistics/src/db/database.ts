@@ -99,7 +99,7 @@ export interface DailyStatsTable {
   total_messages: number
   total_tickets: number
   resolved_tickets: number
-  /** no AI service emits usage events yet: these three stay 0 (README) */
+  /** every tenant's AI answers of the day (the scoped ones are in ai_days) */
   ai_usage_count: number
   knowledge_provider_usage_count: number
   compat_provider_usage_count: number
@@ -176,6 +176,20 @@ export interface ConversationDaysTable {
   messages: number
 }
 
+/**
+ * Per scope and UTC day: the AI answers (migration 0004), the scoped twin of DailyStats' system-level AI counters,
+ * which the reports read. Rows of the empty scope ('', '') are the counts kept before 0004: platform-wide history
+ * that only an unscoped view adds up (a rebuild replaces them by the events' own scopes).
+ */
+export interface AiDaysTable {
+  tenant_id: string
+  workspace_id: string
+  day: string
+  ai_usage_count: number
+  knowledge_provider_usage_count: number
+  compat_provider_usage_count: number
+}
+
 /** Per scope: sessions by their current status. */
 export interface SessionStatusCountsTable {
   tenant_id: string
@@ -222,6 +236,7 @@ export interface StatisticsDatabase {
   ticket_agent_days: TicketAgentDaysTable
   ticket_key_days: TicketKeyDaysTable
   conversation_days: ConversationDaysTable
+  ai_days: AiDaysTable
   session_status_counts: SessionStatusCountsTable
   user_role_counts: UserRoleCountsTable
   customer_counts: CustomerCountsTable

@@ -5,8 +5,8 @@ import type { StatisticsDatabase } from './database.ts'
 import type { Grain, PerKey, Window } from './reports.repository.ts'
 import { utcQuarterHour } from './sql-dialect.ts'
 
-// Per-day series the reports chart beside the spec's time range: SLA violations (scoped, by violated_at) and the
-// DailyStats AI counters (system level, UTC days).
+// Per-day series the reports chart beside the spec's time range: SLA violations (by violated_at) and the AI
+// counters (ai_days, UTC days), both within the caller's scope.
 
 type Db = Kysely<StatisticsDatabase>
 
@@ -35,12 +35,23 @@ export async function violationsPerKey(db: Db, dialect: Dialect, scope: Scope, w
   return new Map(rows.map((r) => [r.k, n(r.v)])) as PerKey
 }
 
-/** DailyStats' AI counters of the UTC days [first, last]. */
-export function aiCountersOf(db: Db, first: string, last: string) {
-  return db
-    .selectFrom('daily_stats')
-    .select(['date', 'ai_usage_count', 'knowledge_provider_usage_count', 'compat_provider_usage_count'])
-    .where('date', '>=', first)
-    .where('date', '<=', last)
+/** The AI counters of the scope (empty: every tenant's, platform-wide history included) per UTC day [first, last]. */
+export async function aiCountersOf(db: Db, scope: Scope, first: string, last: string) {
+  const rows = await whereScope(db.selectFrom('ai_days'), scope)
+    .select((eb) => [
+      'day',
+      eb.fn.sum<number>('ai_usage_count').as('ai_usage_count'),
+      eb.fn.sum<number>('knowledge_provider_usage_count').as('knowledge_provider_usage_count'),
+      eb.fn.sum<number>('compat_provider_usage_count').as('compat_provider_usage_count'),
+    ])
+    .where('day', '>=', first)
+    .where('day', '<=', last)
+    .groupBy('day')
     .execute()
+  return rows.map((r) => ({
+    day: r.day,
+    ai_usage_count: n(r.ai_usage_count),
+    knowledge_provider_usage_count: n(r.knowledge_provider_usage_count),
+    compat_provider_usage_count: n(r.compat_provider_usage_count),
+  }))
 }

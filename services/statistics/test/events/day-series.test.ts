@@ -1,6 +1,6 @@
 // The two per-day series beside the spec's time range: SLA violations (scoped, by violated_at, UTC days from the
-// aggregates or a zone's days from the raw rows) and DailyStats' AI counters (system level: the unscoped view sees
-// them, a scoped one 0; UTC days only), over the definitions world on both storage engines.
+// aggregates or a zone's days from the raw rows) and the AI counters (scoped, ai_days; UTC days only), over the
+// definitions world on both storage engines.
 import { AiEvents } from '@switchboard/contracts'
 import { inEachStorageMode } from '@switchboard/testing'
 import t from 'tap'
@@ -27,8 +27,10 @@ inEachStorageMode(t, 'statistics day series', async (t, mode) => {
     [2, 'compatibility', 'compatibility', at(0, '00:02:00')],
     [3, 'none', 'transfer', at(0, '00:03:00')],
     [4, 'primary', 'primary', at(1, '12:00:00')],
+    [5, 'primary', 'primary', at(0, '08:00:00')],
   ] as const) {
-    last = (await publish(svc, AiEvents.queryAnswered, answer(n, provider, strategy, when), ACME)).id
+    const scope = n === 5 ? GLOBEX : ACME
+    last = (await publish(svc, AiEvents.queryAnswered, answer(n, provider, strategy, when), scope)).id
   }
   await applied(svc, AI_PROJECTION, last)
   const h = {
@@ -81,20 +83,25 @@ inEachStorageMode(t, 'statistics day series', async (t, mode) => {
     })
   })
 
-  t.test("ai-usage: DailyStats' AI counters per UTC day; a scoped view gets 0", async (t) => {
+  t.test('ai-usage: the AI counters per UTC day, within the scope', async (t) => {
     const all = await get(`/api/statistics/ai-usage?${range}`, h.all)
     t.equal(all.status, 200)
     const zero = { ai_usage_count: 0, knowledge_provider_usage_count: 0, compat_provider_usage_count: 0 }
     t.same(all.body, [
       { date: D2, ...zero },
       { date: D1, ai_usage_count: 1, knowledge_provider_usage_count: 1, compat_provider_usage_count: 0 },
+      { date: D0, ai_usage_count: 4, knowledge_provider_usage_count: 3, compat_provider_usage_count: 1 },
+    ])
+    t.same((await get(`/api/statistics/ai-usage?${range}`, h.acme)).body, [
+      { date: D2, ...zero },
+      { date: D1, ai_usage_count: 1, knowledge_provider_usage_count: 1, compat_provider_usage_count: 0 },
       { date: D0, ai_usage_count: 3, knowledge_provider_usage_count: 2, compat_provider_usage_count: 1 },
     ])
-    t.same(
-      (await get(`/api/statistics/ai-usage?${range}`, h.acme)).body,
-      [D2, D1, D0].map((date) => ({ date, ...zero })),
-      'DailyStats has no tenant: a scoped view gets 0',
-    )
+    t.same((await get(`/api/statistics/ai-usage?${range}`, h.globex)).body, [
+      { date: D2, ...zero },
+      { date: D1, ...zero },
+      { date: D0, ai_usage_count: 1, knowledge_provider_usage_count: 1, compat_provider_usage_count: 0 },
+    ])
     t.equal((await get(`/api/statistics/ai-usage?${range}&tz=UTC`, h.all)).status, 200)
     const zoned = await get(`/api/statistics/ai-usage?${range}&tz=Asia/Shanghai`, h.all)
     t.equal(zoned.status, 400)
