@@ -133,6 +133,12 @@ inEachMode('ai orchestrator', { env }, async (t, system) => {
     primary.setMode('good')
     compat.setMode('good')
     must(await api.post('/api/v1/ai/circuit-breaker/reset', undefined, staff), 200, 'reset')
+    // an operator's act for every tenant: audited though it lives under /api/v1
+    const record = await until('the breaker reset audited', async () => {
+      const r = await api.get('/api/audit/logs?action=ai_breakers.reset', staff)
+      return r.status === 200 ? r.body.data[0] : undefined
+    })
+    t.match(record, { resource_type: 'ai_breakers', resource_id: 'all', success: true })
   })
 
   t.test('"I want a human" hands the conversation to the waiting queue', async (t) => {

@@ -61,13 +61,16 @@ export const CLIENT_CLOSED_STATUS = 499
 
 const isManagementWrite = (request: FastifyRequest) => {
   if (!WRITE_METHODS.has(request.method)) return false
+  // an operator's act on a self-service path (a breaker reset, a provider switch) opts in with `config: { audit: true }`
+  if ((request.routeOptions.config as { audit?: boolean } | undefined)?.audit === true) return true
   const path = request.url.split('?', 1)[0] ?? ''
   return path.startsWith('/api/') && !path.startsWith('/api/v1/')
 }
 
 /**
  * Every management write that reaches this service yields one audit event, successful or not
- * (docs/api.md §12). Self-service `/api/v1/*` is not management and is not audited.
+ * (docs/api.md §12). Self-service `/api/v1/*` is not management and is not audited, except a route that says
+ * `config: { audit: true }` (an operator's act that happens to live there).
  *
  * Recorded when the answer has gone out (onResponse), and also when the connection went away first: Node then never
  * emits the response's `finish`, so onResponse never runs, and such a write used to leave no record and no log line

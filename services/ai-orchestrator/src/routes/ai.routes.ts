@@ -33,7 +33,8 @@ async function platformOnly(request: FastifyRequest) {
 
 /**
  * `/api/v1/ai/*`: questions answered, the runtime's state, its switches. Staff and services reach it through the
- * gateway (its `/api/v1` class); `/api/v1` is not management, so these calls are not audited.
+ * gateway (its `/api/v1` class); `/api/v1` is not management, so these calls are not audited — except the platform
+ * operators' switches and breaker resets (`config: { audit: true }`): who turned a provider off for everyone is asked.
  */
 export const aiRoutes: RouteModule<AiService> = async (app, svc) => {
   const health = createHealthProbe()
@@ -69,6 +70,7 @@ export const aiRoutes: RouteModule<AiService> = async (app, svc) => {
     app.put(
       `/api/v1/ai/knowledge-provider/${verb}`,
       {
+        config: { audit: true },
         preHandler: platformOnly,
         schema: {
           tags,
@@ -78,6 +80,12 @@ export const aiRoutes: RouteModule<AiService> = async (app, svc) => {
       },
       async (request) => {
         const which = request.query.provider ?? 'all'
+        request.audit = {
+          ...request.audit,
+          action: `ai_providers.${verb}`,
+          resource_type: 'ai_providers',
+          resource_id: which,
+        }
         // the switch is by provider, shared by every scope's runtime and every replica (cache)
         await svc.runtimes.system.providers.setEnabled(which, enabled)
         const name = which === 'all' ? 'knowledge providers' : `knowledge provider ${which}`
@@ -89,6 +97,7 @@ export const aiRoutes: RouteModule<AiService> = async (app, svc) => {
   app.post(
     '/api/v1/ai/circuit-breaker/reset',
     {
+      config: { audit: true },
       preHandler: platformOnly,
       schema: {
         tags,
@@ -98,6 +107,12 @@ export const aiRoutes: RouteModule<AiService> = async (app, svc) => {
     },
     async (request) => {
       const which = request.query.breaker
+      request.audit = {
+        ...request.audit,
+        action: 'ai_breakers.reset',
+        resource_type: 'ai_breakers',
+        resource_id: which ?? 'all',
+      }
       // every runtime this replica knows (the system's and the scopes' own endpoints); the state is shared
       const all = svc.runtimes.known().flatMap((r) => (which ? [r.breakers[which]] : Object.values(r.breakers)))
       const targets = [...new Map(all.map((b) => [b.name, b])).values()]
