@@ -1,31 +1,16 @@
 // Structural checks of deploy/ and k8s/ (no Docker engine or cluster here): every file parses and validates against
 // the Kubernetes schemas (offline, harness/k8s-schema.ts), every unit has a Deployment + Service with the probes and
-// secret references production needs, an HPA, a PDB, a NetworkPolicy, resources and a locked-down securityContext;
-// the policies admit exactly the flows the units need (harness/network-policy.ts evaluates them); the alert rules
-// name metrics the code registers; compose wires the gateway to every service; the image carries the console.
+// secret references production needs, an HPA, a PDB, a NetworkPolicy, resources and a locked-down securityContext
+// (what the policies admit: network-policies.test.ts); the alert rules name metrics the code registers; compose wires
+// each unit to the services it calls; the image carries the console and the widget.
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
-import { GATEWAY, REPO_ROOT, SERVICES, upstreamEnvOf } from '@switchboard/cli'
+import { REPO_ROOT, SERVICES, upstreamEnvOf } from '@switchboard/cli'
 import t from 'tap'
 import { parseAllDocuments, parse as parseYaml } from 'yaml'
+import { baseDocs, bytes, callsOf, container, deploy, docs, k8s, overlay, units } from './harness/k8s-manifests.ts'
 import { schemaProblems } from './harness/k8s-schema.ts'
-import { admittedFlows, type NetworkPolicyDoc, type Peer } from './harness/network-policy.ts'
-
-const k8s = join(REPO_ROOT, 'k8s')
-const deploy = join(REPO_ROOT, 'deploy')
-// every built unit of the registry (packages/contracts/src/units.ts): a new service fails here until deployed
-const units = [GATEWAY, ...SERVICES]
-
-function docs(file: string): any[] {
-  const parsed = parseAllDocuments(readFileSync(file, 'utf8'))
-  for (const d of parsed) if (d.errors.length) throw new Error(`${file}: ${d.errors[0]!.message}`)
-  return parsed.map((d) => d.toJS()).filter(Boolean)
-}
-
-function container(dep: any) {
-  return dep.spec.template.spec.containers[0]
-}
 
 t.test('k8s base: a Deployment and a Service per unit, probes, secrets from files, HPA for the gateway', async (t) => {
   const all = readdirSync(join(k8s, 'base'))
@@ -180,28 +165,6 @@ t.test('compose: engines, one container per unit, the gateway wired to each serv
     t.ok(annotations.includes(`__meta_kubernetes_pod_annotation_prometheus_io_${a}`), `kubernetes: prometheus.io/${a}`)
 })
 
-/** The base's documents, each with the file it came from. */
-function baseDocs(): any[] {
-  return readdirSync(join(k8s, 'base'))
-    .filter((f) => f.endsWith('.yaml'))
-    .flatMap((f) => docs(join(k8s, 'base', f)).map((d) => ({ ...d, file: f })))
-}
-
-/** An overlay built by kustomize, or undefined without kubectl. */
-function overlay(name: string): any[] | undefined {
-  try {
-    const out = execFileSync('kubectl', ['kustomize', join(k8s, 'overlays', name)], { encoding: 'utf8' })
-    return parseAllDocuments(out)
-      .map((d) => d.toJS())
-      .filter(Boolean)
-  } catch {
-    return undefined
-  }
-}
-
-const MEBI: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30 }
-const bytes = (q: string) => Number.parseFloat(q) * (MEBI[/[KMG]i$/.exec(q)?.[0] ?? ''] ?? 1)
-
 t.test('k8s: every object validates against the Kubernetes schemas (offline, unknown fields refused)', async (t) => {
   const sets: Array<[string, any[] | undefined]> = [
     [
@@ -286,96 +249,6 @@ t.test('k8s: every unit has an HPA, a PDB, a NetworkPolicy, resources and a lock
       t.match(container(d).securityContext, { readOnlyRootFilesystem: true }, `${name}: ${d.metadata.name}`)
     }
   }
-})
-
-/** Which services a service calls: the UPSTREAM_<SERVICE> its config.ts documents reading (the code's own list). */
-function callsOf(service: string): string[] {
-  const config = readFileSync(join(REPO_ROOT, 'services', service, 'src', 'config.ts'), 'utf8')
-  const names = new Set([...config.matchAll(/\bUPSTREAM_([A-Z_]+)\b/g)].map((m) => m[1]))
-  return SERVICES.filter((s) => names.has(upstreamEnvOf(s.name).slice('UPSTREAM_'.length))).map((s) => s.name)
-}
-
-t.test('k8s: the NetworkPolicies admit exactly the flows the units need', async (t) => {
-  const all = baseDocs()
-  const calls = new Map<string, string[]>([[GATEWAY.name, SERVICES.map((s) => s.name)]])
-  for (const s of SERVICES) calls.set(s.name, callsOf(s.name))
-  // the Deployments are wired to what the code calls, no more: the policies below follow the same list
-  for (const { name } of units) {
-    const dep = all.find((d) => d.kind === 'Deployment' && d.metadata.name === name)
-    const wired = container(dep)
-      .env.filter((e: any) => e.name.startsWith('UPSTREAM_') && e.name !== 'UPSTREAM_TIMEOUT_MS')
-      .map((e: any) => SERVICES.find((s) => upstreamEnvOf(s.name) === e.name)?.name ?? e.name)
-    t.same(wired.sort(), [...calls.get(name)!].sort(), `${name}: UPSTREAM_* of its Deployment = what its code calls`)
-  }
-  t.ok(calls.get('realtime-voice')!.includes('conversations'), 'the hub → conversations, as the code says')
-
-  const ns = 'switchboard'
-  const pod = (name: string, labels: Record<string, string>, listens: string[], ip: string): Peer => ({
-    name,
-    namespace: ns,
-    namespaceLabels: { 'kubernetes.io/metadata.name': ns },
-    labels,
-    listens,
-    ip,
-  })
-  const elsewhere = (name: string, namespace: string, labels: Record<string, string>, listens: string[]): Peer => ({
-    name,
-    namespace,
-    namespaceLabels: { 'kubernetes.io/metadata.name': namespace },
-    labels,
-    listens,
-    ip: '10.9.0.1',
-  })
-  const peers: Peer[] = [
-    ...units.map((u, i) => {
-      const labels = all.find((d) => d.kind === 'Deployment' && d.metadata.name === u.name).spec.template.metadata
-        .labels
-      return pod(u.name, labels, [String(u.port)], `10.1.0.${i + 1}`)
-    }),
-    pod('postgres', { 'app.kubernetes.io/name': 'postgres' }, ['5432'], '10.1.1.1'),
-    pod('redis', { 'app.kubernetes.io/name': 'redis' }, ['6379'], '10.1.1.2'),
-    pod('nats', { 'app.kubernetes.io/name': 'nats' }, ['4222'], '10.1.1.3'),
-    pod('debug-pod', { app: 'debug' }, ['8000'], '10.1.1.4'),
-    elsewhere('kube-dns', 'kube-system', { 'k8s-app': 'kube-dns' }, ['53/UDP', '53']),
-    elsewhere('prometheus', 'monitoring', { 'app.kubernetes.io/name': 'prometheus' }, ['9090']),
-    elsewhere('other-pod', 'monitoring', { 'app.kubernetes.io/name': 'grafana' }, ['3000']),
-    elsewhere('ingress-controller', 'ingress-nginx', { 'app.kubernetes.io/name': 'ingress-nginx' }, ['443']),
-    { name: 'internet', ip: '203.0.113.7', listens: ['443', '80'] },
-    { name: 'private-host', ip: '192.168.4.2', listens: ['443'] },
-    { name: 'cloud-metadata', ip: '169.254.169.254', listens: ['80', '443'] },
-  ]
-  const policies = all.filter((d) => d.kind === 'NetworkPolicy') as NetworkPolicyDoc[]
-  for (const p of policies)
-    for (const r of [...(p.spec.ingress ?? []), ...(p.spec.egress ?? [])])
-      for (const port of r.ports ?? []) t.type(port.port, 'number', `${p.metadata.name}: numeric ports`)
-
-  const engines = ['postgres:5432', 'redis:6379', 'nats:4222']
-  const outside = [
-    'kube-dns',
-    'prometheus',
-    'other-pod',
-    'ingress-controller',
-    'internet',
-    'private-host',
-    'cloud-metadata',
-  ]
-  const expected: string[] = []
-  for (const u of units) {
-    const to = (x: string) => expected.push(`${u.name} → ${x}`)
-    for (const e of engines) to(e)
-    to('kube-dns:53/UDP')
-    to('kube-dns:53')
-    for (const callee of calls.get(u.name)!) to(`${callee}:${SERVICES.find((s) => s.name === callee)!.port}`)
-    expected.push(`prometheus → ${u.name}:${u.port}`)
-  }
-  for (const o of outside.filter((o) => o !== 'prometheus')) expected.push(`${o} → gateway:8080`)
-  expected.push('ai-orchestrator → internet:443')
-  for (const a of engines) {
-    const name = a.split(':')[0]!
-    for (const b of engines) if (b !== a) expected.push(`${name} → ${b}`)
-    expected.push(`${name} → kube-dns:53/UDP`, `${name} → kube-dns:53`)
-  }
-  t.same(admittedFlows(policies, ns, peers), expected.sort(), 'admitted flows = the expected graph')
 })
 
 t.test(
