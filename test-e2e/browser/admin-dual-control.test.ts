@@ -50,7 +50,11 @@ t.test(
     const llm = a.getByRole('form', { name: 'LLM', exact: true })
     await llm.waitFor({ timeout: WAIT_MS })
     const timeoutRow = llm.getByRole('row').filter({ has: a.getByRole('rowheader', { name: 'LLM timeout (ms)' }) })
-    t.match(await timeoutRow.locator('td').last().textContent(), /workspace|tenant|system or default/, 'its source')
+    t.match(
+      await timeoutRow.locator('td').last().textContent(),
+      /^(runtime|workspace|tenant|system|default)$/,
+      'its source',
+    )
     await checkAxe(t, a, 'the configuration screen with the high-risk sections')
     await llm.getByLabel('LLM timeout (ms)').fill(String(timeout))
     await llm.getByLabel('LLM API key (new value)').fill(SECRET)

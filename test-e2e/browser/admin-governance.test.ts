@@ -1,5 +1,6 @@
 // The admin area's configuration screen (issue 22 §3, first cut) in a real browser against the embedded default:
-// an admin opens Configuration from the rail, sees each portal field's effective value and the layer it comes from,
+// an admin opens Configuration from the rail, sees each portal field's effective value and the layer it comes from
+// (the API's effective view; an LLM field shows ai-orchestrator's system value and source, equal to the API's),
 // edits the brand name (a medium-risk change), reviews the changed paths before sending, applies it with change
 // control and reads the API's risk answer; the public portal answers the new name, the history lists the change
 // with its diff. An agent sees no Configuration link and the typed address says "Not permitted". No sleeps.
@@ -10,7 +11,9 @@ import { login } from '../harness/auth.ts'
 import { client, until } from '../harness/http.ts'
 import { checkAxe, consoleSystem, launchBrowser, loginAs, newPage, WAIT_MS } from './harness.ts'
 
-const system = await consoleSystem(t)
+// LLM_MODEL: ai-orchestrator's system layer, shown as such on the screen (no LLM is called: no base URL)
+const SYSTEM_MODEL = 'browser-system-model'
+const system = await consoleSystem(t, 'embedded', { env: { LLM_MODEL: SYSTEM_MODEL } })
 const browser = await launchBrowser(t)
 const api = client(system.url)
 const suffix = randomBytes(3).toString('hex')
@@ -37,10 +40,10 @@ t.test('an admin changes the portal brand (medium risk): effective value, source
   await brand.waitFor({ timeout: WAIT_MS })
   t.equal(await brand.inputValue(), before.body.brand_name, "the field shows the public portal's effective value")
   const source = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Brand name' }) })
-  const stored = await api.get('/api/security/config/workspace', { token: admin.token })
-  t.equal(stored.status, 200, stored.text)
-  const expectedSource = stored.body.config.portal?.brand_name !== undefined ? 'workspace' : /tenant|system or default/
-  t.match(await source.locator('td').last().textContent(), expectedSource, 'its source')
+  const view = await api.get('/api/security/config/workspace/effective', { token: admin.token })
+  t.equal(view.status, 200, view.text)
+  const brandField = view.body.fields.find((f: { path: string }) => f.path === 'portal.brand_name')
+  t.equal(await source.locator('td').last().textContent(), brandField.source, "its source, as the API's")
   await checkAxe(t, page, 'the configuration screen')
 
   const name = `Brand ${suffix}`
@@ -78,6 +81,46 @@ t.test('an admin changes the portal brand (medium risk): effective value, source
   await diffRow.waitFor({ timeout: WAIT_MS })
   t.match(await diffRow.textContent(), JSON.stringify(name), 'the diff shows the new value')
   await checkAxe(t, page, 'the history with a diff')
+})
+
+t.test("the LLM section: each field's effective value and source are the API's", async (t) => {
+  const page = await newPage(t, browser, system)
+  await loginAs(page, system.admin, '/admin/configuration')
+  const model = page.getByRole('textbox', { name: 'LLM model' })
+  await model.waitFor({ timeout: WAIT_MS })
+  const view = await api.get('/api/security/config/workspace/effective', { token: admin.token })
+  t.equal(view.status, 200, view.text)
+  const field = (path: string) => view.body.fields.find((f: { path: string }) => f.path === path)
+  t.same(
+    field('llm.model'),
+    { path: 'llm.model', value: SYSTEM_MODEL, source: 'system' },
+    "ai-orchestrator's LLM_MODEL",
+  )
+  const sourceOf = (label: string) =>
+    page
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: label }) })
+      .locator('td')
+      .last()
+      .textContent()
+  t.equal(await model.inputValue(), field('llm.model').value, 'the value shown is the effective one')
+  t.equal(await sourceOf('LLM model'), 'system', 'and its source')
+  const tokens = page.getByRole('spinbutton', { name: 'LLM max tokens' })
+  t.equal(await tokens.inputValue(), String(field('llm.max_tokens').value), 'an unset field shows the code default')
+  t.equal(await sourceOf('LLM max tokens'), field('llm.max_tokens').source)
+  const key = field('llm.api_key')
+  t.match(key, { value: null, secret: true })
+  t.equal(await sourceOf('LLM API key (new value)'), key.source, "the key's layer")
+  const keyInput = page.getByLabel('LLM API key (new value)')
+  t.equal(await keyInput.getAttribute('type'), 'password', 'a key is a password field')
+  t.equal(await keyInput.inputValue(), '', 'never filled in')
+  const keyRow = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'LLM API key (new value)' }) })
+  t.match(
+    await keyRow.locator('td').first().textContent(),
+    key.set ? 'a key is in effect' : 'no key in effect',
+    'only whether a key is in effect',
+  )
+  await checkAxe(t, page, 'the effective LLM section')
 })
 
 t.test("dual control: a rollback needs another administrator's approval; then it restores the portal", async (t) => {

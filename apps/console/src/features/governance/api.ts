@@ -1,7 +1,7 @@
 /**
  * config-governance's scoped configuration through the gateway (services/config-governance README "Endpoints"):
- * the workspace's and the tenant's stored overrides, the public portal's effective values, PUT with change control,
- * the history and one entry's diff.
+ * the workspace's and the tenant's stored overrides, the effective configuration with each field's source, PUT with
+ * change control, the history and one entry's diff.
  */
 
 import { claimsOf } from '../../lib/access.ts'
@@ -98,10 +98,28 @@ function headers(): Record<string, string> {
 export const readScope = (kind: 'tenant' | 'workspace') =>
   api<ScopeConfig>(`/api/security/config/${kind}`, { headers: headers() })
 
-export const readPortal = () => {
-  const { tenant, workspace } = scopeOf()
-  return api<Doc>('/public/portal/config', { query: { tenant_id: tenant, workspace_id: workspace }, auth: false })
+/** The layer a field's effective value comes from (runtime > workspace > tenant > system > default). */
+export type ConfigSource = 'runtime' | 'workspace' | 'tenant' | 'system' | 'default'
+
+/** One field in effect; a key's `value` is always null: `set` says whether one is in effect, `source` from where. */
+export interface EffectiveField {
+  path: string
+  value: unknown
+  source: ConfigSource
+  secret?: boolean
+  set?: boolean
 }
+
+/** `GET /api/security/config/{kind}/effective`; `unavailable`: sections whose owning service did not answer. */
+export interface EffectiveView {
+  tenant_id: string
+  workspace_id?: string
+  fields: EffectiveField[]
+  unavailable: { section: string; service: string; code: string; message: string }[]
+}
+
+export const readEffective = (kind: 'tenant' | 'workspace' = 'workspace') =>
+  api<EffectiveView>(`/api/security/config/${kind}/effective`, { headers: headers() })
 
 export const putWorkspace = (body: Doc) =>
   api<PutAnswer>('/api/security/config/workspace', { method: 'PUT', body, headers: headers() })

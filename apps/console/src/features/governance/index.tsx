@@ -1,7 +1,8 @@
 /**
  * The configuration section of the admin area (a lazy chunk, `/admin/configuration`): the approvals waiting for a
  * second administrator; the workspace's portal fields and its high-risk sections (section-form.tsx), each field with
- * its effective value and the layer it comes from, a change reviewed (the API's computed risk and its changed paths)
+ * its effective value and the layer it comes from (`GET …/workspace/effective`: config-governance asks the services
+ * that apply each section, so system values and code defaults are real, not guessed), a change reviewed (the API's computed risk and its changed paths)
  * before it is sent with change control; and the workspace's history (history.tsx) with diffs, verification and
  * rollback.
  */
@@ -16,11 +17,11 @@ import {
   type PutAnswer,
   previewWorkspace,
   putWorkspace,
-  readPortal,
+  readEffective,
   readScope,
 } from './api.ts'
 import { Approvals } from './approvals.tsx'
-import { get, show } from './doc.ts'
+import { show } from './doc.ts'
 import { SECTIONS } from './fields.ts'
 import { History } from './history.tsx'
 import './messages.ts'
@@ -59,7 +60,7 @@ export function GovernanceScreen() {
   const client = useQueryClient()
   const workspace = useQuery({ queryKey: [...keys.all, 'workspace'], queryFn: () => readScope('workspace') })
   const tenant = useQuery({ queryKey: [...keys.all, 'tenant'], queryFn: () => readScope('tenant') })
-  const portal = useQuery({ queryKey: [...keys.all, 'portal'], queryFn: readPortal })
+  const view = useQuery({ queryKey: [...keys.all, 'effective'], queryFn: () => readEffective('workspace') })
   const [edits, setEdits] = useState<Record<string, string>>({})
   const [reviewing, setReviewing] = useState(false)
   const [risk, setRisk] = useState<ChangeRisk | null>(null)
@@ -69,14 +70,11 @@ export function GovernanceScreen() {
   const [error, setError] = useState<unknown>(null)
   const [answer, setAnswer] = useState<PutAnswer | null>(null)
 
-  const ready = workspace.data && tenant.data && portal.data
-  const effective = (path: string) => show(get(portal.data, path))
-  const sourceOf = (path: string) =>
-    get(workspace.data?.config.portal, path) !== undefined
-      ? t('gov.source.workspace')
-      : get(tenant.data?.config.portal, path) !== undefined
-        ? t('gov.source.tenant')
-        : t('gov.source.system')
+  const ready = workspace.data && tenant.data && view.data
+  /** each field in effect by its full path (`portal.brand_name`), as the API computed it */
+  const fields = new Map((view.data?.fields ?? []).map((f) => [f.path, f]))
+  const effective = (path: string) => show(fields.get(`portal.${path}`)?.value)
+  const sourceOf = (path: string) => t(`gov.source.${fields.get(`portal.${path}`)?.source ?? 'unavailable'}`)
   const changed = Object.entries(edits).filter(([p, v]) => v !== effective(p))
 
   /** The API's risk of the edited portal, asked before anything is sent. */
@@ -117,8 +115,8 @@ export function GovernanceScreen() {
   return (
     <section className="admin-page" aria-labelledby="gov-title">
       <h1 id="gov-title">{t('gov.title')}</h1>
-      <ErrorText error={workspace.error ?? tenant.error ?? portal.error} />
-      {!ready && !(workspace.error || tenant.error || portal.error) && <Loading label={t('gov.loading')} />}
+      <ErrorText error={workspace.error ?? tenant.error ?? view.error} />
+      {!ready && !(workspace.error || tenant.error || view.error) && <Loading label={t('gov.loading')} />}
       {answer && (
         <p role="status" className="gov-answer">
           {t('gov.applied')}: {t('gov.risk')} {answer.change_risk.risk_level} —{' '}
@@ -200,10 +198,23 @@ export function GovernanceScreen() {
           <ErrorText error={error} />
         </form>
       )}
+      {view.data?.unavailable.map((u) => (
+        <p key={u.section} role="note">
+          {t('gov.unavailable', { section: t(`gov.section.${u.section}`), service: u.service, code: u.code })}
+        </p>
+      ))}
       {workspace.data &&
         tenant.data &&
+        view.data &&
         SECTIONS.map((s) => (
-          <SectionForm key={s.key} section={s.key} fields={s.fields} workspace={workspace.data} tenant={tenant.data} />
+          <SectionForm
+            key={s.key}
+            section={s.key}
+            fields={s.fields}
+            workspace={workspace.data}
+            tenant={tenant.data}
+            effective={fields}
+          />
         ))}
       <History />
     </section>

@@ -1,7 +1,8 @@
 /**
  * One high-risk section of the workspace (LLM, knowledge provider, session risk) as a form: each field's effective
- * value and the layer it comes from (workspace over tenant; neither: the system's value or the code default, which
- * this API does not show), secrets never shown back (only whether one is set, by its fingerprint). Review asks the
+ * value and the layer it comes from (runtime > workspace > tenant > system > default, as the effective view of the
+ * API says), secrets never shown back (only whether one is in effect, from which layer, and a stored one's
+ * fingerprint). Review asks the
  * API what the change would do (risk, changed paths, before → after) before anything is sent; a change needing
  * approval is then proposed to wait for a second administrator, any other applied at once.
  */
@@ -11,8 +12,16 @@ import { useAccess } from '../../lib/access.ts'
 import { ApiError } from '../../lib/http.ts'
 import { useI18n } from '../../lib/i18n.tsx'
 import { ErrorText } from '../../ui/status.tsx'
-import { type Doc, type Preview, previewWorkspace, proposeWorkspace, putWorkspace, type ScopeConfig } from './api.ts'
-import { get, setPath, show } from './doc.ts'
+import {
+  type Doc,
+  type EffectiveField,
+  type Preview,
+  previewWorkspace,
+  proposeWorkspace,
+  putWorkspace,
+  type ScopeConfig,
+} from './api.ts'
+import { setPath, show } from './doc.ts'
 import { type FieldDef, fieldValue, type SectionKey } from './fields.ts'
 import './messages.ts'
 
@@ -23,6 +32,8 @@ export function SectionForm(props: {
   fields: readonly FieldDef[]
   workspace: ScopeConfig
   tenant: ScopeConfig
+  /** the scope's effective fields by full path; a section whose owner did not answer has none */
+  effective: ReadonlyMap<string, EffectiveField>
 }) {
   const { section, fields, workspace, tenant } = props
   const { t } = useI18n()
@@ -38,16 +49,19 @@ export function SectionForm(props: {
   const [done, setDone] = useState('')
   const title = t(`gov.section.${section}`)
   const full = (f: FieldDef) => `${section}.${f.path}`
-  const layer = (f: FieldDef) =>
-    get(workspace.config, full(f)) !== undefined
-      ? 'workspace'
-      : get(tenant.config, full(f)) !== undefined
-        ? 'tenant'
-        : 'system'
-  const effective = (f: FieldDef) => get(workspace.config, full(f)) ?? get(tenant.config, full(f))
+  const layer = (f: FieldDef) => props.effective.get(full(f))?.source ?? 'unavailable'
+  const effective = (f: FieldDef) => props.effective.get(full(f))?.value
   const secretState = (f: FieldDef) => {
-    const fp = workspace.secrets[full(f)] ?? tenant.secrets[full(f)]
-    return fp ? `${t('gov.secret.set')} (${fp})` : t('gov.secret.unset')
+    const e = props.effective.get(full(f))
+    if (!e) return ''
+    // a stored key's fingerprint tells whether it changed; the system's key has none to show
+    const fp =
+      e.source === 'workspace'
+        ? workspace.secrets[full(f)]
+        : e.source === 'tenant'
+          ? tenant.secrets[full(f)]
+          : undefined
+    return `${t(e.set ? 'gov.secret.inEffect' : 'gov.secret.none')}${fp ? ` (${fp})` : ''}`
   }
 
   /** The section to send: the workspace's stored one (secrets as "[REDACTED]", which keeps them) with the edits. */
