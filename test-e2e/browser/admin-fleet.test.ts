@@ -12,10 +12,11 @@ import type { Page } from 'playwright-core'
 import t from 'tap'
 import { startPrimaryStandIn } from '../../services/ai-orchestrator/test/helpers/stand-ins.ts'
 import { login } from '../harness/auth.ts'
+import { auditedCustomer, parkAuditTable } from '../harness/dead-letters.ts'
 import { client, until } from '../harness/http.ts'
 import { platformOperator } from '../harness/platform-operator.ts'
 import { createTicket, realCustomer } from '../harness/tickets-kit.ts'
-import { approveChange, audited, proposeLlmTimeout } from './admin-steps.ts'
+import { agrees, approveChange, audited, proposeLlmTimeout, rows, says } from './admin-steps.ts'
 import { checkAxe, consoleSystem, launchBrowser, loginAs, newPage, WAIT_MS } from './harness.ts'
 
 // a fleet starts in 1–3 min on a two-core machine (nine Node processes): far beyond the suite's default
@@ -62,25 +63,10 @@ async function open(link: string, heading: string): Promise<void> {
   await rail.getByRole('link', { name: link, exact: true }).click()
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor({ timeout: WAIT_MS })
 }
-/** The page's status line says `text`. */
-const says = (p: Page, text: string) => p.getByRole('status').filter({ hasText: text }).waitFor({ timeout: WAIT_MS })
-/** `shown()` equals `expected()` — both re-read until they agree (the page re-reads on its own schedule). */
-const agrees = (what: string, shown: () => Promise<unknown>, expected: () => Promise<unknown>) =>
-  until(
-    what,
-    async () => {
-      const [s, e] = await Promise.all([shown(), expected()])
-      if (JSON.stringify(s) !== JSON.stringify(e)) throw new Error(`${JSON.stringify(s)} ≠ ${JSON.stringify(e)}`)
-      return true
-    },
-    WAIT_MS,
-  )
-const rows = (table: ReturnType<Page['getByRole']>) =>
-  table.locator('tbody tr').evaluateAll((trs) => trs.map((tr: any) => [...tr.children].map((c: any) => c.textContent)))
 
 t.test('the rail shows the administrator exactly the sections walked here', async (t) => {
   await rail.getByRole('link', { name: 'Reports' }).waitFor({ timeout: WAIT_MS })
-  const links = (await rail.getByRole('link').allTextContents()).filter((l) => !['Inbox', 'Tickets'].includes(l))
+  const links = await rail.locator('a[data-admin]').allTextContents() // admin-nav.tsx: one per allowed section
   t.same(links, WALKED, 'a section added to the rail needs its fleet walk in this file')
 })
 
@@ -289,18 +275,6 @@ t.test('AI providers: the breakers are the API’s; an operator’s provider swi
   t.equal((await status()).enabled, true, 'on again (API)')
 })
 
-t.test('Operations: every unit of the fleet ready, as the gateway’s health says', async (t) => {
-  await open('Operations', 'Operations')
-  const units = page.getByRole('table', { name: 'Units' })
-  await page.getByText('All units ready').waitFor({ timeout: WAIT_MS })
-  const health = (await api.get('/api/system/health', asAdmin)).body.units as any[]
-  const shown = (await units.getByRole('rowheader').allTextContents()).sort()
-  t.same(shown, health.map((u) => u.unit).sort(), 'the units listed are the gateway’s')
-  t.equal((await api.get('/api/ops/dead-letters', asAdmin)).body.count, 0, 'no dead letter on the fleet')
-  await page.getByText('No dead letters.').waitFor({ timeout: WAIT_MS })
-  await checkAxe(t, page, 'Operations on the fleet')
-})
-
 t.test('Audit: the filtered list is the audit service’s', async (t) => {
   await open('Audit', 'Audit log')
   const filters = page.getByRole('form', { name: 'Audit filters' })
@@ -313,4 +287,37 @@ t.test('Audit: the filtered list is the audit service’s', async (t) => {
   const href = await first.getByRole('link').getAttribute('href')
   t.equal(href, `/admin/audit/${byApi.body.data[0].id}`, 'the first record is the API’s')
   await checkAxe(t, page, 'the audit log on the fleet')
+})
+
+// last: the audit table is parked away for a while, which no other section's audit check could bear
+t.test('Operations: the units are the gateway’s; a dead letter replayed on the page is delivered once', async (t) => {
+  const tokens = { admin: admin.token, agent: agent.token }
+  const known = await auditedCustomer(t, api, tokens, `fleet_dl_${suffix}`, suffix)
+  const restore = await parkAuditTable(t, system, suffix)
+  const made = await createTicket(api, { title: `Fleet dead letter ${suffix}`, customer_id: known.user_id }, asAgent)
+  const ours = (d: any) =>
+    d.envelope?.data?.resource_id === made.body.id && d.envelope?.data?.action === 'tickets.create'
+  const deadLetters = async () => (await api.get('/api/ops/dead-letters?limit=1000', asAdmin)).body.items as any[]
+  // the audit consumer's five deliveries over NATS (nak delays 0.2, 1, 5, 15 s), then the dead letter
+  const letter = await until('the dead letter', async () => (await deadLetters()).find(ours), 60_000, 500)
+  await restore()
+  await open('Operations', 'Operations')
+  await page.getByText('All units ready').waitFor({ timeout: WAIT_MS })
+  const health = (await api.get('/api/system/health', asAdmin)).body.units as any[]
+  const shown = (await page.getByRole('table', { name: 'Units' }).getByRole('rowheader').allTextContents()).sort()
+  t.same(shown, health.map((u) => u.unit).sort(), 'the units listed are the gateway’s')
+  const list = page.getByRole('table', { name: 'Dead-letter list' })
+  await list.getByRole('rowheader', { name: String(letter.seq), exact: true }).waitFor({ timeout: WAIT_MS })
+  await checkAxe(t, page, 'Operations on the fleet')
+  await page.getByRole('button', { name: `Replay dead letter ${letter.seq}` }).click()
+  await says(page, 'Replayed 1')
+  t.notOk((await deadLetters()).some(ours), 'no longer a dead letter (API)')
+  const delivered = async () => {
+    const res = await api.get('/api/audit/logs?action=tickets.create&page_size=200', asAdmin)
+    const found = (res.body.data as any[]).filter((r) => r.resource_id === made.body.id)
+    return found.length ? found : undefined
+  }
+  t.equal((await until('the replayed audit record', delivered)).length, 1, 'delivered into the audit log once')
+  await byAdmin('the replay', (r) => r.action === 'ops.replay' && r.success)
+  t.pass('the replay is in the audit log')
 })

@@ -1,10 +1,30 @@
-// Steps the admin browser tests share: a write found in the audit log, and the two halves of dual control on the
-// Configuration screen (a high-risk LLM change proposed by one administrator, approved by another) — the same
-// steps whichever storage mode runs behind the gateway. Every wait is on a role, a name or a text.
-import type { Page } from 'playwright-core'
-import type { Client } from '../harness/http.ts'
-import { until } from '../harness/http.ts'
+// Steps the admin browser tests share: a page's figures compared with the API's, a status line, a write found in the
+// audit log, and the two halves of dual control on the Configuration screen (a high-risk LLM change proposed by one
+// administrator, approved by another) — the same steps whichever storage mode runs behind the gateway. Every wait is
+// on a role, a name, a text or an API answer.
+import type { Locator, Page } from 'playwright-core'
+import { type Client, until } from '../harness/http.ts'
 import { WAIT_MS } from './harness.ts'
+
+/** The page's status line says `text`. */
+export const says = (p: Page, text: string) =>
+  p.getByRole('status').filter({ hasText: text }).waitFor({ timeout: WAIT_MS })
+
+/** `shown()` equals `expected()`, both re-read until they agree (a page re-reads on its own schedule, the API moves). */
+export const agrees = (what: string, shown: () => Promise<unknown>, expected: () => Promise<unknown>) =>
+  until(
+    what,
+    async () => {
+      const [s, e] = await Promise.all([shown(), expected()])
+      if (JSON.stringify(s) !== JSON.stringify(e)) throw new Error(`${JSON.stringify(s)} ≠ ${JSON.stringify(e)}`)
+      return true
+    },
+    WAIT_MS,
+  )
+
+/** A table's body as the texts of its cells, row by row (header cells of a row included). */
+export const rows = (table: Locator) =>
+  table.locator('tbody tr').evaluateAll((trs) => trs.map((tr: any) => [...tr.children].map((c: any) => c.textContent)))
 
 /** The audit record of `actor` that `match` picks, once the audit service has it (the bus may deliver it late). */
 export const audited = (api: Client, token: string, actor: string, what: string, match: (r: any) => boolean) =>
