@@ -2,7 +2,7 @@
 // `t()` calls): a numeric `count` picks `<key>.<category>` by Intl.PluralRules of the locale — English "1
 // conversation" / "0, 2, 1.5 conversations", Simplified Chinese one form for every count — and is written with the
 // locale's grouping; a Chinese string missing falls back to English whole, and an English `.one` is never used for
-// Chinese. The feature strings that count (inbox, tickets, audit, dead letters) define their English `.one` forms.
+// Chinese. The feature strings that count (inbox, tickets, audit, dead letters, ratings) define their English `.one` forms.
 import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { defineMessages, pluralCategory, translate } from '../apps/console/src/lib/i18n-catalog.ts'
@@ -50,6 +50,7 @@ t.test("the console's counted strings define their English singular", async (t) 
     'tickets/messages.ts': ["'tickets.total.one': '{count} ticket'"],
     'audit/messages.ts': ["'audit.total.one': '{count} record'", "'audit.changes.count.one': '{count} changed path'"],
     'operations/messages.ts': ["'ops.dead.count.one': '{count} dead letter'"],
+    'reports/messages.ts': ["'reports.ratings.summary.one': '{count} rating, mean {mean} (UTC days)'"],
   }
   for (const [file, lines] of Object.entries(wanted)) {
     for (const line of lines) t.ok(src(file).includes(line), `${file}: ${line}`)

@@ -114,7 +114,7 @@ export function RatingSection({ range, stats }: { range: Range; stats: RatingSta
   return (
     <section className="reports-block" aria-labelledby="reports-ratings">
       <h2 id="reports-ratings">{t('reports.ratings')}</h2>
-      <p>{t('reports.ratings.summary', { count: formatNumber(total), mean: formatNumber(stats.average_rating) })}</p>
+      <p>{t('reports.ratings.summary', { count: total, mean: formatNumber(stats.average_rating) })}</p>
       <table className="admin-table reports-ratings" aria-label={t('reports.ratings')}>
         <thead>
           <tr>

@@ -45,6 +45,7 @@ export const messages = defineMessages({
     'reports.none': 'Nothing in this range.',
     'reports.ratings': 'Ratings by score',
     'reports.ratings.summary': '{count} ratings, mean {mean} (UTC days)',
+    'reports.ratings.summary.one': '{count} rating, mean {mean} (UTC days)',
     'reports.ratings.of': 'Share of score {score}',
     'reports.col.score': 'Score',
     'reports.col.ratings': 'Ratings',
