@@ -1,5 +1,6 @@
 /** The navigation link's name, in the first load (the screen's own messages are in its lazy chunk). */
 import { defineMessages } from '../../lib/i18n.tsx'
+import './nav.css'
 
 export const navMessages = defineMessages({
   en: { 'admin.nav.people': 'People' },
