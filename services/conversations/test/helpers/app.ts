@@ -5,15 +5,14 @@ import {
   principalHeader,
   type Storage,
   type StorageMode,
-  silentLogger,
-  storageFixture,
+  serviceApp,
+  TEST_INTERNAL_SECRET,
   testPrincipal,
 } from '@switchboard/testing'
 import type { Test } from 'tap'
 import { conversations } from '../../src/build.ts'
-import { loadConfig } from '../../src/config.ts'
 
-export const INTERNAL_SECRET = 'test-internal-secret-0123456789'
+export const INTERNAL_SECRET = TEST_INTERNAL_SECRET
 
 /** An agent of acme/support who may read and write the workspace and transfers. */
 const ACME_AGENT: Principal = {
@@ -37,31 +36,19 @@ export const as = (p: Principal) => principalHeader(INTERNAL_SECRET, p)
  * `bus` lets a test hand in its own bus (made for this storage, so on the same NATS prefix); `store` builds
  * another replica on storage a first app already uses.
  */
-export async function conversationsApp(
+export function conversationsApp(
   t: Test,
   mode: StorageMode,
   opts: { env?: NodeJS.ProcessEnv; bus?: (store: Storage) => Promise<EventBus>; store?: Storage } = {},
 ) {
-  const store = opts.store ?? (await storageFixture(t, mode, 'cv'))
-  const config = {
-    ...loadConfig({
-      INTERNAL_SECRET,
-      LOG_LEVEL: 'silent',
+  return serviceApp(t, conversations, mode, {
+    label: 'cv',
+    ...opts,
+    env: (store) => ({
       DB_DRIVER: store.mode === 'sqlite' ? 'sqlite' : 'postgres',
       // a person a test names but never made is refused after this short look (references.ts), not 2 s
       REFERENCE_WAIT_MS: '50',
       ...opts.env,
     }),
-    port: 0,
-    database: store.database,
-    cache: store.cache,
-    bus: store.bus,
-  }
-  const bus = opts.bus ? await opts.bus(store) : undefined
-  if (bus) t.teardown(() => bus.close())
-  const app = await conversations.build(config, { logger: silentLogger(), ...(bus ? { bus } : {}) })
-  t.teardown(() => app.close())
-  await app.ready()
-  await app.whenStarted() // consumers attached, as a runner's /ready waits for
-  return { app, store, svc: conversations.contextOf(app) }
+  })
 }
