@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { type EffectiveField, type EffectiveSections, effectiveOf, systemOrDefault } from '@switchboard/contracts'
+import { type EffectiveField, EffectiveSections, effectiveOf, systemOrDefault } from '@switchboard/contracts'
 import { type Caller, isPlainObject } from '@switchboard/platform'
 import { PortalSettings } from '../config.ts'
 import type { ConfigGovernanceService } from '../context.ts'
@@ -73,7 +73,12 @@ async function askOwner(svc: ConfigGovernanceService, caller: Caller, owner: (ty
       ...(caller.request_id ? { request_id: caller.request_id } : {}),
     })
     if (reply.status !== 200) return down('CONFIG_OWNER_REFUSED', `${owner.service} answered ${reply.status}`)
-    const fields = reply.body.fields.filter((f) => owner.sections.some((s) => f.path.startsWith(`${s}.`)))
+    if (!Value.Check(EffectiveSections, reply.body))
+      return down('CONFIG_OWNER_REFUSED', `${owner.service} answered something else than its effective fields`)
+    // only its own sections, and a key's value never, whatever an owner sends
+    const fields = reply.body.fields
+      .filter((f) => owner.sections.some((s) => f.path.startsWith(`${s}.`)))
+      .map((f) => (f.secret ? { ...f, value: null } : f))
     return { fields, unavailable: [] }
   } catch (err) {
     svc.log.warn({ err, service: owner.service }, 'effective configuration: an owning service did not answer')

@@ -29,6 +29,7 @@ async function standInOwner(t: Test, section: string, status = 200) {
               fields: [
                 { path: `${section}.a`, value: `${q.get('tenant_id')}-value`, source: 'workspace' },
                 { path: 'portal.brand_name', value: 'forged', source: 'runtime' },
+                { path: `${section}.key`, value: 'sk-leaked', source: 'system', secret: true, set: true },
               ],
             }
           : { error: 'x', message: 'down', code: 'X', request_id: 'r' },
@@ -75,6 +76,8 @@ inEachStorageMode(t, "the effective configuration of the caller's scope, with ea
     "ai-orchestrator's refusal: its sections unavailable, not guessed",
   )
   t.notOk(f['llm.a'], 'no field of an owner that refused')
+  t.same(f['session_risk.key'], { path: 'session_risk.key', value: null, source: 'system', secret: true, set: true })
+  t.notOk(res.body.includes('sk-leaked'), 'a key an owner sent is never passed on')
 
   const put = async (who: typeof ALICE, kind: string, portal: object) => {
     const r = await app.inject({
