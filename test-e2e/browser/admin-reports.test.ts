@@ -23,8 +23,8 @@ const suffix = randomBytes(3).toString('hex')
 const admin = await login(api, system.admin.username, system.admin.password)
 const agent = await login(api, system.agent.username, system.agent.password)
 const fmt = new Intl.NumberFormat('en')
-// DailyStats (AI usage) has no tenant: the demo admin's token is scoped to the demo workspace and reads 0 there,
-// a platform operator bound to no tenant reads the system's counters
+// the demo admin's token is scoped to the demo workspace and reads its AI usage there; a platform operator bound to
+// no tenant reads every tenant's, or one workspace's through the scope picker
 const operator = await platformOperator(system, api, suffix)
 
 t.test('an admin reads Reports: the numbers shown are the API answers for the same range', async (t) => {
@@ -96,7 +96,7 @@ t.test('an admin reads Reports: the numbers shown are the API answers for the sa
     const q = `start_date=${today}&end_date=${today}`
     const [sla, ai] = await Promise.all([
       api.get(`/api/statistics/sla-violations?${q}`, { token: admin.token }),
-      api.get(`/api/statistics/ai-usage?${q}`, { token: operator.login.token }),
+      api.get(`/api/statistics/ai-usage?${q}`, { token: admin.token }),
     ])
     const state = {
       total_tickets: dash.body.total_tickets,
@@ -202,10 +202,10 @@ t.test('an admin reads Reports: the numbers shown are the API answers for the sa
     'AI usage per day equals the API',
   )
   t.ok(
-    (ai.body as any[]).every((d) => d.ai_usage_count === 0),
-    "the demo admin's scoped view holds 0 AI usage (DailyStats has no tenant)",
+    (ai.body as any[]).some((d) => d.ai_usage_count >= 1),
+    "the demo admin's scoped view counts its own AI question",
   )
-  await page.getByText('Daily statistics have no tenant: a tenant’s or workspace’s view shows 0.').waitFor()
+  await page.getByText('UTC days, the answers given in this scope.').waitFor({ timeout: WAIT_MS })
   t.equal(await page.getByRole('form', { name: 'Scope' }).count(), 0, 'a scoped token gets no scope picker')
   const keyed = (body: any[]) => body.map((r) => [r.key || '(none)', fmt.format(r.count)])
   t.same(
@@ -311,7 +311,7 @@ t.test('an admin reads Reports: the numbers shown are the API answers for the sa
 })
 
 t.test(
-  'a platform operator (no tenant) reads the system-wide AI usage and narrows the reports to a workspace',
+  'a platform operator (no tenant) reads every workspace’s AI usage and narrows the reports to a workspace',
   async (t) => {
     // a ticket in the operator's second workspace of the tenant: in the every-tenant view, not in demo/main's
     const desk = {
@@ -326,16 +326,32 @@ t.test(
       desk,
     )
     t.equal(made.status, 201, made.text)
-    await until('statistics has the other workspace’s ticket', async () => {
+    // and an AI question there: counted for that workspace and every tenant, never in demo/main's AI usage
+    const asked = await api.post('/api/v1/ai/query', { query: `reports desk ${suffix}` }, desk)
+    t.equal(asked.status, 200, asked.text)
+    const today = new Date().toISOString().slice(0, 10)
+    const aiOf = async (auth: { token: string; headers?: Record<string, string> }) =>
+      ((await api.get(`/api/statistics/ai-usage?start_date=${today}&end_date=${today}`, auth)).body as any[])[0]
+        ?.ai_usage_count as number
+    await until('statistics has the other workspace’s ticket and AI question', async () => {
       const r = await api.get('/api/statistics/ticket-category', { token: operator.login.token })
-      return (r.body as any[]).some((c) => c.key === elsewhere) ? true : undefined
+      const ticket = (r.body as any[]).some((c) => c.key === elsewhere)
+      return ticket && (await aiOf(desk)) >= 1 ? true : undefined
     })
+    const [demoAi, deskAi, everyAi] = await Promise.all([
+      aiOf({ token: admin.token }),
+      aiOf(desk),
+      aiOf({ token: operator.login.token }),
+    ])
+    t.equal(deskAi, 1, 'the other workspace counts its one AI question')
+    t.ok(demoAi >= 1, "the demo workspace counts the demo admin's")
+    t.ok(everyAi >= demoAi + deskAi, 'every tenant: both workspaces’ questions added up')
     const page = await newPage(t, browser, system)
     await loginAs(page, operator)
     await page.goto('/admin/reports')
     const table = page.getByRole('table', { name: 'AI usage per day, table' })
     await table.waitFor({ timeout: WAIT_MS })
-    await page.getByText('UTC days, all tenants (daily statistics have no tenant).').waitFor({ timeout: WAIT_MS })
+    await page.getByText('UTC days, the answers given in this scope.').waitFor({ timeout: WAIT_MS })
     const form = page.getByRole('form', { name: 'Date range' })
     const start = await form.getByLabel('From').inputValue()
     const end = await form.getByLabel('To').inputValue()
@@ -345,7 +361,7 @@ t.test(
     t.equal(ai.status, 200, ai.text)
     t.ok(
       (ai.body as any[]).some((d) => d.ai_usage_count >= 1),
-      'the AI answer counted system-wide',
+      'the AI answers counted for every tenant',
     )
     const rows = await Promise.all(
       (await table.locator('tbody tr').all()).map((r) => r.locator('th, td').allTextContents()),
@@ -369,9 +385,6 @@ t.test(
     const scopeForm = page.getByRole('form', { name: 'Scope' })
     await scopeForm.getByRole('combobox', { name: 'Tenant' }).selectOption(system.tenant_id)
     await scopeForm.getByRole('combobox', { name: 'Workspace' }).selectOption(system.workspace_id)
-    await page.getByText('Daily statistics have no tenant: a tenant’s or workspace’s view shows 0.').waitFor({
-      timeout: WAIT_MS,
-    })
     const tz = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)
     const narrowed = {
       token: operator.login.token,
@@ -400,6 +413,28 @@ t.test(
       'while every tenant’s does',
     )
     t.equal(await categories.getByRole('rowheader', { name: elsewhere }).count(), 0, 'not shown once narrowed')
+    // AI usage narrowed to demo/main: the demo workspace's answers, the other workspace's question not among them
+    const aiNarrowed = await api.get(`/api/statistics/ai-usage?start_date=${start}&end_date=${end}`, narrowed)
+    t.equal(aiNarrowed.status, 200, aiNarrowed.text)
+    const aiTable = page.getByRole('table', { name: 'AI usage per day, table' })
+    const aiExpected = (aiNarrowed.body as any[]).map((d) => [
+      d.date,
+      fmt.format(d.ai_usage_count),
+      fmt.format(d.knowledge_provider_usage_count),
+      fmt.format(d.compat_provider_usage_count),
+    ])
+    await until('the narrowed AI usage shown', async () => {
+      const shown = await Promise.all(
+        (await aiTable.locator('tbody tr').all()).map((r) => r.locator('th, td').allTextContents()),
+      )
+      return JSON.stringify(shown) === JSON.stringify(aiExpected) ? true : undefined
+    })
+    t.pass("AI usage per day equals the API's answer for the demo workspace")
+    t.equal(
+      (aiNarrowed.body as any[]).find((d) => d.date === today)?.ai_usage_count,
+      demoAi,
+      'narrowed to demo/main: the demo admin’s count, not the other workspace’s question',
+    )
     const narrowedDash = await api.get(`/api/statistics/dashboard?tz=${encodeURIComponent(tz)}`, narrowed)
     t.equal(
       await page.locator('[data-figure="total_tickets"]').textContent(),

@@ -113,8 +113,6 @@ export function ReportsScreen(_: { path: string }) {
     ...live,
   })
   useReportsResync()
-  // DailyStats has no tenant: a tenant's or workspace's administrator sees 0 AI usage, and is told why
-  const scoped = !unscoped || Boolean(scope.tenant_id)
   const suffix = `${range.start_date}_${range.end_date}.csv`
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -216,7 +214,7 @@ export function ReportsScreen(_: { path: string }) {
               file="customer_source.csv"
             />
           ) : null}
-          {ai.data ? <AiSection range={range} days={ai.data} scoped={scoped} /> : null}
+          {ai.data ? <AiSection range={range} days={ai.data} /> : null}
           {agents.data ? <AgentSection range={range} agents={agents.data} /> : null}
         </>
       )}

@@ -1,7 +1,7 @@
 /**
  * Two per-day series beside the activity: SLA violations of the scope (by violated_at, the zone's days) and AI usage
- * with its knowledge-provider and compatibility-provider counts (DailyStats: UTC days, system wide — a scoped
- * administrator's view holds 0, said under the heading).
+ * with its knowledge-provider and compatibility-provider counts (the scope's answers per UTC day, said under the
+ * heading).
  */
 import { useMemo } from 'react'
 import { useI18n } from '../../lib/i18n.tsx'
@@ -35,7 +35,7 @@ export function SlaSection({ range, days }: { range: Range; days: SlaDay[] }) {
   )
 }
 
-export function AiSection({ range, days, scoped }: { range: Range; days: AiDay[]; scoped: boolean }) {
+export function AiSection({ range, days }: { range: Range; days: AiDay[] }) {
   const { t } = useI18n()
   const dates = useMemo(() => days.map((d) => d.date), [days])
   const series = useMemo<Series[]>(
@@ -56,7 +56,7 @@ export function AiSection({ range, days, scoped }: { range: Range; days: AiDay[]
   return (
     <section className="reports-block" aria-labelledby="reports-ai">
       <h2 id="reports-ai">{t('reports.ai')}</h2>
-      <p className="reports-note">{scoped ? t('reports.ai.scoped') : t('reports.ai.note')}</p>
+      <p className="reports-note">{t('reports.ai.note')}</p>
       <div className="reports-pair">
         <DayChart days={dates} series={series} label={t('reports.chart.of', { what: t('reports.ai') })} />
         <Table label={t('reports.table.of', { what: t('reports.ai') })} header={header} rows={rows} />
