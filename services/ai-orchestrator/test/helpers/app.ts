@@ -6,18 +6,19 @@ import {
   ACME_ADMIN,
   principalHeader,
   type StorageMode,
+  serviceApp,
   silentLogger,
-  storageFixture,
+  TEST_INTERNAL_SECRET,
   testPrincipal,
   waitFor,
 } from '@switchboard/testing'
 import type { Kysely } from 'kysely'
 import type { Test } from 'tap'
 import { aiOrchestrator } from '../../src/build.ts'
-import { type AiConfig, loadConfig } from '../../src/config.ts'
+import type { AiConfig } from '../../src/config.ts'
 import type { AiService } from '../../src/context.ts'
 
-export const INTERNAL_SECRET = 'test-internal-secret-0123456789'
+export const INTERNAL_SECRET = TEST_INTERNAL_SECRET
 
 export const ACME: Scope = { tenant_id: 'acme', workspace_id: 'support' }
 export const GLOBEX: Scope = { tenant_id: 'globex', workspace_id: 'main' }
@@ -46,27 +47,14 @@ export const as = (p: Principal) => principalHeader(INTERNAL_SECRET, p)
  * would set it; `overrides` replace parts of the loaded config (a stand-in provider's settings, say); `logger` to
  * read what it logs (silent by default).
  */
-export async function aiApp(
+export function aiApp(
   t: Test,
   mode: StorageMode,
   env: Record<string, string> = {},
   overrides: Partial<AiConfig> = {},
   logger: Logger = silentLogger(),
 ) {
-  const store = await storageFixture(t, mode, 'ai')
-  const config: AiConfig = {
-    ...loadConfig({ INTERNAL_SECRET, LOG_LEVEL: 'silent', ...env }),
-    port: 0,
-    database: store.database,
-    cache: store.cache,
-    bus: store.bus,
-    ...overrides,
-  }
-  const app = await aiOrchestrator.build(config, { logger })
-  t.teardown(() => app.close())
-  await app.ready()
-  await app.whenStarted() // consumers attached, as a runner's /ready waits for
-  return { app, store, svc: aiOrchestrator.contextOf(app) }
+  return serviceApp(t, aiOrchestrator, mode, { label: 'ai', env, config: overrides, logger })
 }
 
 export type AiApp = Awaited<ReturnType<typeof aiApp>>['app']

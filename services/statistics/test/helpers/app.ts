@@ -6,18 +6,17 @@ import {
   ACME_ADMIN,
   principalHeader,
   type StorageMode,
-  silentLogger,
-  storageFixture,
+  serviceApp,
+  TEST_INTERNAL_SECRET,
   testPrincipal,
   waitFor,
 } from '@switchboard/testing'
 import type { Kysely } from 'kysely'
 import type { Test } from 'tap'
 import { statistics } from '../../src/build.ts'
-import { loadConfig } from '../../src/config.ts'
 import type { StatisticsService } from '../../src/context.ts'
 
-export const INTERNAL_SECRET = 'test-internal-secret-0123456789'
+export const INTERNAL_SECRET = TEST_INTERNAL_SECRET
 
 export const ACME: Scope = { tenant_id: 'acme', workspace_id: 'support' }
 export const GLOBEX: Scope = { tenant_id: 'globex', workspace_id: 'main' }
@@ -29,7 +28,7 @@ export const supervisor = (overrides: Partial<Principal> = {}) =>
     ACME_ADMIN,
   )
 
-/** A platform administrator without a scope: the administrator view (spec scope rule 1). */
+/** A platform administrator without a scope: the administrator view (an empty scope is no restriction). */
 export const platformAdmin = () => testPrincipal({ user_id: 'root', tenant_id: '', workspace_id: '' }, ACME_ADMIN)
 
 export const as = (p: Principal) => principalHeader(INTERNAL_SECRET, p)
@@ -38,20 +37,8 @@ export const as = (p: Principal) => principalHeader(INTERNAL_SECRET, p)
  * A statistics app on isolated storage, closed and cleaned up when the test ends. `started: false` goes on as soon
  * as it is ready, its consumers attaching in the background (a replica starting with a backlog).
  */
-export async function statisticsApp(t: Test, mode: StorageMode, { started = true } = {}) {
-  const store = await storageFixture(t, mode, 'st')
-  const config = {
-    ...loadConfig({ INTERNAL_SECRET, LOG_LEVEL: 'silent' }),
-    port: 0,
-    database: store.database,
-    cache: store.cache,
-    bus: store.bus,
-  }
-  const app = await statistics.build(config, { logger: silentLogger() })
-  t.teardown(() => app.close())
-  await app.ready()
-  if (started) await app.whenStarted() // consumers attached, as a runner's /ready waits for
-  return { app, store, svc: statistics.contextOf(app) }
+export function statisticsApp(t: Test, mode: StorageMode, { started = true } = {}) {
+  return serviceApp(t, statistics, mode, { label: 'st', until: started ? 'started' : 'ready' })
 }
 
 /** An event as its owner would publish it, checked against its contract; `occurred_at` may be set. */
