@@ -55,6 +55,10 @@ t.test('a platform operator sees the primary breaker open and resets it', async 
     ['No'],
     'the LLM not configured (none given)',
   )
+  // a provider not configured has nothing to switch on (the API would answer 200 and it would stay off)
+  const compatRow = row('Compatibility provider')
+  t.equal((await compatRow.getByRole('cell').allTextContents())[0], 'No', 'the compatibility provider not configured')
+  t.equal(await compatRow.getByRole('switch').count(), 0, 'and no switch offered for it')
   await checkAxe(t, page, 'the AI providers')
 
   // three failed calls open the primary's breaker

@@ -250,7 +250,7 @@ t.test('Workspaces: the tenants listed are identity’s; an operator’s switch 
   t.pass('the switch is in the audit log')
 })
 
-t.test('AI providers: the breakers are the API’s; an operator’s provider switch persists', async (t) => {
+t.test('AI providers: the breakers are the API’s; an operator’s provider switch persists, audited', async (t) => {
   await open('AI providers', 'AI providers')
   const table = page.getByRole('table', { name: 'Providers and breakers' })
   await agrees(
@@ -268,8 +268,9 @@ t.test('AI providers: the breakers are the API’s; an operator’s provider swi
   const status = async () =>
     (await api.get('/api/v1/ai/status', op)).body.providers.find((p: any) => p.id === 'primary')
   t.match(await status(), { configured: true, enabled: false }, 'off for every replica (API)')
-  // not audited: the providers' switch and reset are under /api/v1/, which the audit hook leaves out by design
-  // (packages/platform/src/http/audit.ts: self-service), so the re-read above is this write's proof
+  // an operator's act for every tenant: audited though it lives under /api/v1 (the route's config.audit)
+  await audited(api, op.token, operator.login.user.id, 'the provider switch', (r) => r.action === 'ai_providers.disable')
+  t.pass('the switch is in the audit log')
   await o.getByRole('switch', { name: 'Primary provider switched on' }).click()
   await says(o, 'Primary provider switched on for every tenant')
   t.equal((await status()).enabled, true, 'on again (API)')

@@ -25,6 +25,10 @@ declare module 'fastify' {
     /** handlers fill in what only they know: the resource id and before/after snapshots */
     audit: AuditContext
   }
+  interface FastifyContextConfig {
+    /** audit this route's writes though its path is not management (`/api/v1/…`): an operator's act */
+    audit?: boolean
+  }
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -62,7 +66,7 @@ export const CLIENT_CLOSED_STATUS = 499
 const isManagementWrite = (request: FastifyRequest) => {
   if (!WRITE_METHODS.has(request.method)) return false
   // an operator's act on a self-service path (a breaker reset, a provider switch) opts in with `config: { audit: true }`
-  if ((request.routeOptions.config as { audit?: boolean } | undefined)?.audit === true) return true
+  if (request.routeOptions.config?.audit === true) return true
   const path = request.url.split('?', 1)[0] ?? ''
   return path.startsWith('/api/') && !path.startsWith('/api/v1/')
 }

@@ -145,7 +145,7 @@ export function AiProvidersScreen(_props: { path: string }) {
                     <td>
                       {r.enabled === null ? (
                         '—'
-                      ) : canReset && r.id !== 'llm' ? (
+                      ) : canReset && r.id !== 'llm' && r.configured ? (
                         <input
                           type="checkbox"
                           role="switch"
