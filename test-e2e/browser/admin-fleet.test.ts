@@ -269,7 +269,13 @@ t.test('AI providers: the breakers are the API’s; an operator’s provider swi
     (await api.get('/api/v1/ai/status', op)).body.providers.find((p: any) => p.id === 'primary')
   t.match(await status(), { configured: true, enabled: false }, 'off for every replica (API)')
   // an operator's act for every tenant: audited though it lives under /api/v1 (the route's config.audit)
-  await audited(api, op.token, operator.login.user.id, 'the provider switch', (r) => r.action === 'ai_providers.disable')
+  await audited(
+    api,
+    op.token,
+    operator.login.user.id,
+    'the provider switch',
+    (r) => r.action === 'ai_providers.disable',
+  )
   t.pass('the switch is in the audit log')
   await o.getByRole('switch', { name: 'Primary provider switched on' }).click()
   await says(o, 'Primary provider switched on for every tenant')
