@@ -1,7 +1,8 @@
 // tickets' events reach the agents' consoles live through the gateway's socket, in both run modes (in the fleet:
 // tickets' outbox → NATS → every hub replica's fan-out subscription): a `ticket` frame for a ticket made, assigned,
-// commented and closed by another agent; nothing on a customer's socket or on another workspace's console. The
-// hub's own rules in detail: services/realtime-voice/test/hub/tickets.test.ts.
+// commented and closed by another agent; nothing on a customer's socket or on another workspace's console. And the
+// `presence` frame of an agent going online. The hub's own rules in detail: services/realtime-voice/test/hub/
+// tickets.test.ts and presence.test.ts.
 import { conversationsKit, must } from './harness/conversations-kit.ts'
 import { until } from './harness/http.ts'
 import { inEachMode } from './harness/modes.ts'
@@ -60,5 +61,21 @@ inEachMode(
     for (const s of [olgaConsole, customer]) await s.sync()
     t.equal(olgaConsole.frames.filter((f) => f.type === 'ticket').length, 0, "another workspace's console: nothing")
     t.equal(customer.frames.filter((f) => f.type === 'ticket').length, 0, "a customer's socket: nothing")
+
+    // presence: eve going online reaches the workspace's consoles that read agents (a supervisor's screen), as
+    // status and capacity only; nothing on another workspace's console or a customer's socket
+    await kit.setStatus(scope, eve, 'online')
+    const online = await danConsole.next('presence', {
+      match: (f: Frame) => f.data?.user_id === eve.user_id && f.data?.status === 'online',
+      what: 'eve online',
+    })
+    t.same(Object.keys(online.data ?? {}).sort(), ['agent_id', 'event', 'previous', 'status', 'user_id'])
+    for (const s of [olgaConsole, customer]) await s.sync()
+    t.equal(
+      olgaConsole.frames.filter((f) => f.type === 'presence').length,
+      0,
+      "another workspace's console: no presence",
+    )
+    t.equal(customer.frames.filter((f) => f.type === 'presence').length, 0, "a customer's socket: no presence")
   },
 )

@@ -115,6 +115,47 @@ inEachMode('tickets: SLA, satisfaction, macros', { env }, async (t, system) => {
     must(await api.post(`/api/tickets/${tk.id}/close`, {}, asAgent), 200, 'close')
     const closed = must(await api.get(`/api/sla/violations?ticket_id=${tk.id}&resolved=false`, asAdmin), 200, 'list')
     t.equal(closed.total, 0, 'closing resolves what was open')
+
+    // statistics counts the scope's breaches per day of their violation (the reports' SLA chart): these two
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10)
+    const perDay = await until("statistics' SLA violations per day", async () => {
+      const r = await api.get(`/api/statistics/sla-violations?start_date=${day(-1)}&end_date=${day(0)}`, asAdmin)
+      const sum =
+        r.status === 200 ? r.body.reduce((n: number, d: { sla_violations: number }) => n + d.sla_violations, 0) : 0
+      return sum === 2 ? r.body : undefined
+    })
+    t.same(
+      perDay.map((d: { date: string }) => d.date),
+      [day(-1), day(0)],
+      'one row per day of the range',
+    )
+    const asB2 = await api.get(`/api/statistics/sla-violations?start_date=${day(-1)}&end_date=${day(0)}`, asB)
+    t.same(
+      asB2.body.map((d: { sla_violations: number }) => d.sla_violations),
+      [0, 0],
+      "another tenant counts none of A's",
+    )
+  })
+
+  t.test('survey settings: off, a close sends no survey; back on, its link lasts the days set', async (t) => {
+    must(await api.put('/api/tickets/settings', { survey_enabled: false }, asAdmin), 200, 'surveys off')
+    const quiet = await ticket({ customer_id: custA.id, source: 'chat', title: `No survey ${suffix}` }, asAgent)
+    must(await api.post(`/api/tickets/${quiet.id}/close`, { reason: 'answered' }, asAgent), 200, 'close')
+    const none = must(await api.get(`/api/satisfactions/surveys?ticket_id=${quiet.id}`, asAgent), 200, 'surveys')
+    t.equal(none.total, 0, 'no survey while they are off')
+    const on = must(
+      await api.put('/api/tickets/settings', { survey_enabled: true, survey_expiry_days: 3 }, asAdmin),
+      200,
+      'on',
+    )
+    t.match(on, { survey_enabled: true, survey_expiry_days: 3 })
+    const asked = await ticket({ customer_id: custA.id, source: 'chat', title: `Three days ${suffix}` }, asAgent)
+    const before = Date.now()
+    must(await api.post(`/api/tickets/${asked.id}/close`, { reason: 'answered' }, asAgent), 200, 'close')
+    const survey = must(await api.get(`/api/satisfactions/surveys?ticket_id=${asked.id}`, asAgent), 200, 's').data[0]
+    const lasts = Date.parse(survey.expires_at) - before
+    t.ok(Math.abs(lasts - 3 * 86_400_000) < 120_000, `the link lasts 3 days (${Math.round(lasts / 3_600_000)} h)`)
+    must(await api.put('/api/tickets/settings', { survey_expiry_days: 7 }, asAdmin), 200, 'back to 7 days')
   })
 
   t.test('business hours of the scope', async (t) => {
