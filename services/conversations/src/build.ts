@@ -11,6 +11,7 @@ import { ticketLinks } from './consumers/ticket-links.consumer.ts'
 import type { ConversationsExtras } from './context.ts'
 import type { ConversationsDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
+import { createQueueMetrics } from './metrics/queue.metrics.ts'
 import { agentRoutes } from './routes/agents.routes.ts'
 import { customerActivityRoutes } from './routes/customer-activity.routes.ts'
 import { inboxRoutes } from './routes/inbox.routes.ts'
@@ -36,6 +37,7 @@ export const conversations = defineService<ConversationsConfig, ConversationsDat
   context: (svc) => ({
     blobs: createBlobStore(svc),
     queueKicks: createQueueKicks((scope, signal) => processQueue(svc, scope, { signal }), svc.log),
+    queueMetrics: createQueueMetrics(svc.metrics.registry),
     tickets:
       svc.config.tickets_urls.length > 0
         ? createServiceClient({

@@ -4,6 +4,7 @@ import type { Handler, Subscription } from '@switchboard/events'
 import { newId, type Scope, type ServiceClient, type ServiceContext } from '@switchboard/platform'
 import type { RealtimeConfig } from '../config.ts'
 import { isProblem, parseClientFrame } from '../domain/frame-schema.ts'
+import { createHubMetrics } from '../metrics/hub.metrics.ts'
 import { createConnectionStore } from '../webrtc/connections.ts'
 import { handleFrame } from './dispatch.ts'
 import { createEmbedPolicy } from './embed-policy.ts'
@@ -49,17 +50,18 @@ const modeOf = (p: Principal | null): SocketMode =>
 const keyOf = (a: Arrival) => (a.principal ? `${a.principal.kind}:${a.principal.user_id}` : `visitor:${a.address}`)
 
 export function createHub(
-  svc: Pick<ServiceContext<RealtimeConfig, unknown>, 'config' | 'log' | 'cache' | 'bus'>,
+  svc: Pick<ServiceContext<RealtimeConfig, unknown>, 'config' | 'log' | 'cache' | 'bus' | 'metrics'>,
   clients: { conversations: ServiceClient; identity: ServiceClient; configGovernance?: ServiceClient | undefined },
 ): Hub {
   const limits = svc.config.websocket
+  const metrics = createHubMetrics(svc.metrics.registry)
   const h: HubContext = {
     config: svc.config,
     log: svc.log,
     cache: svc.cache,
     bus: svc.bus,
     api: upstreamApi(clients),
-    registry: createRegistry(),
+    registry: createRegistry(metrics.socketCounted),
     connections: createConnectionStore(svc.cache, svc.config.webrtc.state_ttl_ms),
     replica: newId(),
     embed: createEmbedPolicy(clients.configGovernance, svc.config.embed_policy_cache_ms),

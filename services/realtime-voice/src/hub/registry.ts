@@ -68,9 +68,9 @@ const MAX_FOLLOWED = 1000
 
 /**
  * This replica's sockets, by session (joined), by agent (consoles) and by principal; nothing of it is shared with
- * other replicas (README: membership is per replica).
+ * other replicas (README: membership is per replica). `counted` hears each socket taken (+1) and let go (-1), once.
  */
-export function createRegistry() {
+export function createRegistry(counted: (kind: SocketMode, delta: 1 | -1) => void = () => {}) {
   const clients = new Set<Client>()
   const bySession = new Map<string, Set<Client>>()
   const byAgent = new Map<string, Set<Client>>()
@@ -96,13 +96,16 @@ export function createRegistry() {
     socketsOf: (key: string) => perKey.get(key) ?? 0,
 
     add(c: Client) {
+      if (clients.has(c)) return
       clients.add(c)
+      counted(c.mode, 1)
       perKey.set(c.key, (perKey.get(c.key) ?? 0) + 1)
       if (c.mode === 'console' && c.principal) addTo(byAgent, c.principal.user_id, c)
     },
 
     remove(c: Client) {
       if (!clients.delete(c)) return
+      counted(c.mode, -1)
       const n = (perKey.get(c.key) ?? 1) - 1
       if (n > 0) perKey.set(c.key, n)
       else perKey.delete(c.key)
