@@ -3,6 +3,7 @@ import type { ConsumerDef } from '@switchboard/platform'
 import type { StatisticsService } from '../context.ts'
 import { countAnswer } from '../db/aggregates.repository.ts'
 import { bumpDaily } from '../db/daily-stats.repository.ts'
+import type { DailyCounter } from '../db/database.ts'
 import { dayOf } from '../domain/dates.ts'
 import { payload } from './payload.ts'
 import { scopeOfEvent } from './scope.ts'
@@ -33,12 +34,10 @@ export const aiProjection: ConsumerDef<StatisticsService> = {
     const a = payload(AiEvents.queryAnswered, envelope.data)
     const day = dayOf(new Date(a.answered_at).toISOString())
     const now = new Date().toISOString()
-    const counters: Record<string, number> = { ai_usage_count: 1 }
-    if (EXTERNAL.has(a.provider)) counters.knowledge_provider_usage_count = 1
-    if (a.provider === 'compatibility') counters.compat_provider_usage_count = 1
-    await countAnswer(tx.db, scopeOfEvent(envelope) ?? PLATFORM, day, counters)
-    await bumpDaily(tx.db, day, 'ai_usage_count', now)
-    if (EXTERNAL.has(a.provider)) await bumpDaily(tx.db, day, 'knowledge_provider_usage_count', now)
-    if (a.provider === 'compatibility') await bumpDaily(tx.db, day, 'compat_provider_usage_count', now)
+    const moved: DailyCounter[] = ['ai_usage_count']
+    if (EXTERNAL.has(a.provider)) moved.push('knowledge_provider_usage_count')
+    if (a.provider === 'compatibility') moved.push('compat_provider_usage_count')
+    await countAnswer(tx.db, scopeOfEvent(envelope) ?? PLATFORM, day, Object.fromEntries(moved.map((c) => [c, 1])))
+    for (const counter of moved) await bumpDaily(tx.db, day, counter, now)
   },
 }
