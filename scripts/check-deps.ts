@@ -1,9 +1,11 @@
 // `npm test` step: every workspace package declares what it imports and imports what it declares. An undeclared
 // import works by accident (pnpm hoisting, a neighbour's dependency) until a production install drops it; an unused
 // one is weight in every image. Sources (src/) need `dependencies`; tests and fixtures may use `devDependencies`.
+// Then the import rules between a service's floors (scripts/layers.ts, docs/conventions.md §18).
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { join, relative } from 'node:path'
+import { layerProblems } from './layers.ts'
 
 const root = new URL('..', import.meta.url).pathname
 
@@ -99,9 +101,14 @@ for (const dir of workspaces) {
   }
 }
 
+const layers = layerProblems(root)
+problems.push(...layers)
+
 if (problems.length > 0) {
   for (const p of problems) console.error(`  ${p}`)
-  console.error(`${problems.length} dependency problem(s)`)
+  console.error(`${problems.length} dependency problem(s) (import rules: docs/conventions.md §18)`)
   process.exit(1)
 }
-console.log(`dependencies: ${workspaces.length} packages declare exactly what they import`)
+console.log(
+  `dependencies: ${workspaces.length} packages declare exactly what they import; services keep the layer rules`,
+)

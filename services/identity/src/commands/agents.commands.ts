@@ -12,9 +12,9 @@ import {
   setAgentStatus,
   updateAgent,
 } from '../db/agents.repository.ts'
+import { agentFacts } from '../db/event-facts.ts'
 import { isUserVisible } from '../db/scoped-users.repository.ts'
 import { findUserById, ROLES } from '../db/users.repository.ts'
-import { agentFacts } from '../domain/event-facts.ts'
 import { IdentityErrors } from '../errors.ts'
 import type { CreateAgentBody } from '../schemas/agents.schemas.ts'
 import type { IdentityTx } from './identity-tx.ts'

@@ -5,6 +5,7 @@ import { sql } from 'kysely'
 import type { IdentityService } from '../context.ts'
 import { type Binding, insertCustomerBinding, listBindings } from '../db/bindings.repository.ts'
 import { isDenied } from '../db/denylist.repository.ts'
+import { customerFacts, registeredFacts } from '../db/event-facts.ts'
 import { findSession, insertSession, rotateSession } from '../db/sessions.repository.ts'
 import {
   countUsers,
@@ -17,7 +18,6 @@ import {
   USER_STATUS,
   type UserRow,
 } from '../db/users.repository.ts'
-import { customerFacts, registeredFacts } from '../domain/event-facts.ts'
 import type { ClientInfo } from '../domain/fingerprint.ts'
 import { chooseBinding, type Selected } from '../domain/scope-selection.ts'
 import {

@@ -11,8 +11,8 @@ import {
   insertNote,
   updateCustomer,
 } from '../db/customers.repository.ts'
+import { customerFacts } from '../db/event-facts.ts'
 import { takenIdentifiers, usernameTaken } from '../db/users.repository.ts'
-import { customerFacts } from '../domain/event-facts.ts'
 import { unknowablePassword, usernameFromEmail } from '../domain/usernames.ts'
 import { IdentityErrors } from '../errors.ts'
 import type { CreateCustomerBody } from '../schemas/customers.schemas.ts'

@@ -1,5 +1,6 @@
 import { IdentityEvents, type ScopeSettings } from '@switchboard/contracts'
 import type { Scope } from '@switchboard/platform'
+import { tenantFacts, workspaceFacts } from '../db/event-facts.ts'
 import {
   findTenant,
   findWorkspace,
@@ -11,7 +12,6 @@ import {
   type WorkspaceRow,
 } from '../db/tenants.repository.ts'
 import type { Db } from '../db/users.repository.ts'
-import { tenantFacts, workspaceFacts } from '../domain/event-facts.ts'
 import { admission, DEFAULT_SETTINGS, type Refusal, SCOPE_STATUS, type ScopePurpose } from '../domain/scope-registry.ts'
 import { IdentityErrors } from '../errors.ts'
 import type { IdentityTx } from './identity-tx.ts'

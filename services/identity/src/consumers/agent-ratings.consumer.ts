@@ -3,7 +3,7 @@ import { IdentityEvents, TicketSatisfactionEvents } from '@switchboard/contracts
 import type { ConsumerDef } from '@switchboard/platform'
 import type { IdentityService } from '../context.ts'
 import { applyRatingDelta } from '../db/agents.repository.ts'
-import { agentFacts } from '../domain/event-facts.ts'
+import { agentFacts } from '../db/event-facts.ts'
 
 export const AGENT_RATINGS_CONSUMER = 'identity-agent-ratings'
 

@@ -1,11 +1,12 @@
 import type { TenantFacts, WorkspaceFacts } from '@switchboard/contracts'
-import { type AgentRow, agentView } from '../db/agents.repository.ts'
-import { type CustomerRow, customerView } from '../db/customers.repository.ts'
-import { settingsOf, statusOf, type TenantRow, type WorkspaceRow } from '../db/tenants.repository.ts'
-import type { UserRow } from '../db/users.repository.ts'
+import { type AgentRow, agentView } from './agents.repository.ts'
+import { type CustomerRow, customerView } from './customers.repository.ts'
+import { settingsOf, statusOf, type TenantRow, type WorkspaceRow } from './tenants.repository.ts'
+import type { UserRow } from './users.repository.ts'
 
 // The payloads of identity's directory events (IdentityEvents in packages/contracts), one builder per record kind,
-// so every command that writes a record announces it the same way.
+// so every command that writes a record announces it the same way. Here, not in domain/, because they map rows
+// (docs/conventions.md §18: db/ owns row ↔ record mappers; domain/ imports no db/).
 
 export function registeredFacts(user: UserRow) {
   return { user_id: user.id, username: user.username, role: user.role, name: user.name }
