@@ -162,6 +162,20 @@ inEachMode('ai orchestrator', { env }, async (t, system) => {
     t.ok(dashboard.ai_usage_today >= 4, `ai_usage_today ${dashboard.ai_usage_today}`)
     t.ok(dashboard.knowledge_provider_usage_today >= 2, 'primary and compatibility answers')
     t.ok(dashboard.compat_provider_usage_today >= 1, 'the compatibility answer')
+    // the scope's own AI usage (statistics' ai_days): this workspace's answers, none of another's
+    const today = new Date().toISOString().slice(0, 10)
+    const usage = `/api/statistics/ai-usage?start_date=${today}&end_date=${today}`
+    const mine = await until("the workspace's AI usage", async () => {
+      const r = await api.get(usage, staff)
+      return r.status === 200 && r.body[0]?.ai_usage_count >= 4 ? r.body[0] : undefined
+    })
+    t.ok(mine.ai_usage_count <= dashboard.ai_usage_today, 'a part of every tenant’s answers')
+    const elsewhere = await api.get(usage, kit.svc(kit.freshScope('aiusage')))
+    t.same(
+      elsewhere.body,
+      [{ date: today, ai_usage_count: 0, knowledge_provider_usage_count: 0, compat_provider_usage_count: 0 }],
+      'another tenant: none',
+    )
   })
 
   t.test("a workspace's own provider, set under governance, answers that workspace's questions", async (t) => {
