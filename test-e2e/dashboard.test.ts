@@ -95,6 +95,8 @@ t.test('the dashboard covers what an operator watches, on the chosen data source
     'gateway_websocket_connections',
     'ai_circuit_breaker_state',
     'gateway_upstream_ejected',
+    'conversations_waiting_sessions', // the waiting queue
+    'realtime_hub_sockets', // the hub's own sockets by kind
   ])
     t.ok(used.has(m), m)
   for (const p of panels.filter((p) => p.type !== 'row')) {
