@@ -1,9 +1,11 @@
 // The list's totals from counts (PostgreSQL, migration 0023): equal to counting the rows after inserts, moves of
-// status, priority and scope, deletes, concurrent writers and folds beside writers; a rebuild gives the same answer;
+// status, priority and scope, deletes, concurrent writers and folds beside writers; a rebuild, and migration 0023
+// on tickets already there, give the same answer;
 // SQLite counts rows.
 import { type Kysely, sql } from 'kysely'
 import t, { type Test } from 'tap'
 import type { TicketsDatabase } from '../../src/db/database.ts'
+import * as ticketCounts0023 from '../../src/db/migrations/20261124_0023_ticket_counts.ts'
 import {
   compactTicketCounts,
   countableByTotals,
@@ -169,4 +171,34 @@ t.test('SQLite has no counters: the list counts its rows', async (t) => {
   })
   t.equal(list.total, list.rows.length)
   t.ok(list.total > 0)
+})
+
+t.test('migration 0023 counts the tickets already there (postgres), with its own copy of the rebuild', async (t) => {
+  const { svc } = await ticketsApp(t, 'postgres')
+  const db = svc.db as Kysely<TicketsDatabase>
+  await db
+    .insertInto('tickets')
+    .values(Array.from({ length: 120 }, (_, i) => ticket(i)))
+    .execute()
+  // as before 0023 ran: no counts table, no triggers; then 0023 again, in a transaction as the migrator runs it
+  await db.transaction().execute(async (trx) => {
+    await sql`drop function ticket_counts_append() cascade`.execute(trx)
+    await sql`drop table ticket_counts`.execute(trx)
+    await ticketCounts0023.up(trx)
+  })
+  const byKey = (table: 'ticket_counts' | 'tickets', n: string) =>
+    sql<{ k: string; n: number }>`
+      select tenant_id || '/' || workspace_id || '/' || status || '/' || priority as k, ${sql.raw(n)}::int as n
+      from ${sql.table(table)} group by 1 order by 1
+    `
+      .execute(db)
+      .then((r) => r.rows)
+  const counts = await byKey('ticket_counts', 'sum(n)')
+  t.equal(
+    counts.reduce((sum, c) => sum + c.n, 0),
+    120,
+    'every ticket counted once',
+  )
+  t.ok(counts.length > 20, 'both scopes, many keys')
+  t.same(counts, await byKey('tickets', 'count(*)'))
 })
