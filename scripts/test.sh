@@ -36,11 +36,7 @@ step "browser (Debian's chromium)" bash scripts/ensure-chromium.sh
 
 # tap rebuilds its plugin set when .taprc changes it; do it before the run so the first run is not the build.
 npx tap build >/dev/null 2>&1 || true
-# The longest files first (end to end: browsers and fleets), the short unit files last: two jobs finish together
-# instead of one waiting out a long file that happened to sort last.
-mapfile -t files < <(for d in test-e2e services gateway packages; do
-  find "$d" -path '*/node_modules' -prune -o -name '*.test.ts' -print | sort
-done)
+mapfile -t files < <(find packages services gateway test-e2e -path '*/node_modules' -prune -o -name '*.test.ts' -print | sort)
 if [ "${#files[@]}" -eq 0 ]; then
   echo "no test files found" >&2
   failed=$((failed + 1))
