@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { REQUEST_ID_HEADER } from '@switchboard/contracts'
 import {
   installErrorHandling,
@@ -6,6 +5,7 @@ import {
   type Logger,
   lazyChildLogger,
   type ReadinessCheck,
+  requestIdOf,
   type StartupSource,
   sendError,
 } from '@switchboard/platform'
@@ -13,8 +13,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { GatewayConfig } from './config.ts'
 import type { GatewayMetrics } from './metrics.ts'
 import { routeClassOf } from './routing/route-classes.ts'
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 /**
  * The gateway's Fastify instance. Not platform's createApp: the public entry needs `trustProxy` (client
@@ -36,10 +34,7 @@ export function createGatewayApp(
     // Fastify accepts a hop count too; its types only list the other forms.
     trustProxy: config.trust_proxy as boolean,
     requestIdHeader: false,
-    genReqId: (req) => {
-      const given = req.headers[REQUEST_ID_HEADER]
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
-    },
+    genReqId: requestIdOf,
     forceCloseConnections: true,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 500 },

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { REQUEST_ID_HEADER } from '@switchboard/contracts'
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
@@ -9,6 +8,7 @@ import { installHealth, type ReadinessCheck, type ReadyDetails } from './health.
 import { installInputGuard } from './input-guard.ts'
 import { lazyCompilers } from './lazy-schemas.ts'
 import { createMetrics, installMetrics, type ServiceMetrics } from './metrics.ts'
+import { requestIdOf } from './request-id.ts'
 
 export interface AppOptions {
   service: string
@@ -21,8 +21,6 @@ export interface AppOptions {
   startup?: StartupSource
   metrics?: ServiceMetrics
 }
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 /**
  * A Fastify instance with what every unit of the fleet shares: the request id (accepted when well formed,
@@ -38,10 +36,7 @@ export function createApp(opts: AppOptions) {
     childLoggerFactory: lazyChildLogger as never,
     bodyLimit: opts.bodyLimit ?? 1_048_576,
     requestIdHeader: false,
-    genReqId: (req) => {
-      const given = req.headers[REQUEST_ID_HEADER]
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
-    },
+    genReqId: requestIdOf,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
     // each route's schemas compiled on its first use, not at start (lazy-schemas.ts)
     schemaController: { compilersFactory: compilers.compilersFactory as never },
