@@ -1,64 +1,41 @@
+import {
+  type Clause,
+  CONDITION_OPS,
+  isTicketKey,
+  listOf,
+  referencedKey,
+  type Scalar,
+  type ShowWhen,
+  TICKET_CONTEXT_KEYS,
+} from '@switchboard/contracts'
 import { SLA_PRIORITIES } from './sla-rules.ts'
 import { TICKET_STATUSES } from './ticket-status.ts'
 
 /**
- * When a custom field shows (and so, if it is required, must hold a value), pure. `show_when` takes two forms:
- * - one condition on one value: `{key, equals | in | not_equals}`, `key` another field's key or `ticket.<attr>`;
- * - the earlier system's conditions: `{all | any: [{field, op, value}]}`, `field` one of
- *   `ticket.category|priority|source|status` or `cf.<key>`, `op` one of CONDITION_OPS.
- * A multiselect value holds each of its choices: it "equals" a choice it contains.
+ * Whether a custom field's `show_when` is well made, pure. The rule of when a field shows — its forms, operators and
+ * evaluation — is one for the service and the console's form: `packages/contracts/src/show-when.ts` (re-exported here).
  */
-export type Scalar = string | number | boolean
+export {
+  type Clause,
+  CONDITION_OPS,
+  type ConditionOp,
+  conditionHolds,
+  referencedKey,
+  type Scalar,
+  type ShowWhen,
+  TICKET_CONTEXT_KEYS,
+  type TicketContext,
+} from '@switchboard/contracts'
 
-/** Ticket attributes a `show_when` may look at besides other custom fields. */
-export const TICKET_CONTEXT_KEYS = ['ticket.category', 'ticket.priority', 'ticket.source', 'ticket.status'] as const
-
-/**
- * `ne` is the earlier server's spelling of `neq` (its admin page wrote `neq`, which that server never matched);
- * both are taken, with one meaning.
- */
-export const CONDITION_OPS = ['eq', 'neq', 'ne', 'in', 'not_in', 'exists'] as const
-export type ConditionOp = (typeof CONDITION_OPS)[number]
 /** Conditions in one `all` or `any`: enough for any form, few enough to read on every ticket write. */
 export const MAX_CLAUSES = 20
 
-export interface Clause {
-  field: string
-  op: string
-  value?: Scalar | Scalar[] | undefined
-}
-
-/** Either form, as stored; `showWhenProblems` says whether a given one is well made. */
-export interface ShowWhen {
-  key?: string | undefined
-  equals?: Scalar | undefined
-  in?: Scalar[] | undefined
-  not_equals?: Scalar | undefined
-  all?: Clause[] | undefined
-  any?: Clause[] | undefined
-}
-
-/** The values a `show_when` compares: other custom fields, and the ticket's own attributes. */
-export interface TicketContext {
-  category: string
-  priority: string
-  source: string
-  status: string
-}
-
 /** A custom field's key (the definition's schema holds the same pattern). */
 export const CUSTOM_FIELD_KEY = /^[a-z][a-z0-9_]*$/
-const isTicketKey = (k: string) => (TICKET_CONTEXT_KEYS as readonly string[]).includes(k)
 /** Values a ticket attribute can take, where the set is closed: a condition on any other value never holds. */
 const CLOSED_VALUES: Readonly<Record<string, readonly string[]>> = {
   'ticket.priority': SLA_PRIORITIES,
   'ticket.status': TICKET_STATUSES,
-}
-
-/** The custom field a `cf.<key>` (or, in the single form, a bare key) names; undefined for ticket attributes. */
-export function referencedKey(field: string): string | undefined {
-  if (isTicketKey(field)) return undefined
-  return field.startsWith('cf.') ? field.slice(3) : field
 }
 
 /** Longest text a condition compares with: custom field strings are at most this long too. */
@@ -74,7 +51,6 @@ const ONE = `a string (at most ${VALUE_MAX} characters), number or boolean`
 const LIST = 'a list of 1 to 100 strings, numbers or booleans'
 
 const isGroup = (c: ShowWhen) => c.all !== undefined || c.any !== undefined
-const listOf = (v: Scalar | Scalar[] | undefined): Scalar[] => (v === undefined ? [] : Array.isArray(v) ? v : [v])
 
 /** What a condition looks at and compares with, each with the `body.` paths of the field and of its values. */
 export interface Compared {
@@ -184,52 +160,4 @@ export function referenceProblems(
     }
   }
   return problems
-}
-
-/** What one field or attribute holds, as a list: none, one value, or a multiselect's choices. */
-function held(field: string, ticket: TicketContext, values: Record<string, unknown>): unknown[] {
-  const actual = isTicketKey(field)
-    ? ticket[field.slice('ticket.'.length) as keyof TicketContext]
-    : values[referencedKey(field) ?? '']
-  if (actual === undefined || actual === null) return []
-  return Array.isArray(actual) ? actual : [actual]
-}
-
-/**
- * Values compare as text, as the reference's do: 5 and "5" are one value. (Single-form conditions stored before
- * their numbers and booleans were kept as sent hold "5" and "true": compared as text they match again.)
- */
-const text = (v: unknown) => String(v)
-
-function clauseHolds(c: Clause, ticket: TicketContext, values: Record<string, unknown>): boolean {
-  const have = held(c.field, ticket, values).map(text)
-  const want = listOf(c.value).map(text)
-  switch (c.op as ConditionOp) {
-    case 'exists':
-      // as for a required field, an empty string is no value
-      return have.some((h) => h !== '')
-    case 'eq':
-      return have.includes(want[0] ?? '')
-    case 'ne':
-    case 'neq':
-      return !have.includes(want[0] ?? '')
-    case 'in':
-      return have.some((h) => want.includes(h))
-    case 'not_in':
-      return !have.some((h) => want.includes(h))
-    default:
-      // refused when defined; a stored condition of an unknown op never shows its field
-      return false
-  }
-}
-
-/** Does a field with this `show_when` show for this ticket, given the values as the write leaves them? */
-export function conditionHolds(cond: ShowWhen | null, ticket: TicketContext, values: Record<string, unknown>) {
-  if (!cond) return true
-  if (cond.all !== undefined) return cond.all.every((c) => clauseHolds(c, ticket, values))
-  if (cond.any !== undefined) return cond.any.some((c) => clauseHolds(c, ticket, values))
-  const have = held(cond.key ?? '', ticket, values).map(text)
-  if (cond.equals !== undefined) return have.includes(text(cond.equals))
-  if (cond.in !== undefined) return have.some((h) => cond.in!.map(text).includes(h))
-  return !have.includes(text(cond.not_equals))
 }
