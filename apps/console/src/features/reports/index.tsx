@@ -160,13 +160,13 @@ export function ReportsScreen(_: { path: string }) {
         {dashboard.isPending ? (
           <Loading label={t('reports.loading')} />
         ) : dashboard.data ? (
-          <ul className="reports-cards" aria-labelledby="reports-figures">
+          <ul className="admin-figures" aria-labelledby="reports-figures">
             {FIGURES.map((key) => (
-              <li key={key} className="reports-card" aria-labelledby={`fig-${key}`}>
-                <span id={`fig-${key}`} className="reports-card-label">
+              <li key={key} className="admin-figure" aria-labelledby={`fig-${key}`}>
+                <span id={`fig-${key}`} className="admin-figure-label">
                   {t(`reports.fig.${key}`)}
                 </span>
-                <span className="reports-card-value" data-figure={key}>
+                <span className="admin-figure-value reports-card-value" data-figure={key}>
                   {formatNumber(dashboard.data[key] ?? 0)}
                 </span>
               </li>

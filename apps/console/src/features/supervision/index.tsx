@@ -49,11 +49,11 @@ function useNow(everyMs: number): number {
 
 function Figure({ id, label, value, since }: { id: string; label: string; value: string; since?: string }) {
   return (
-    <li className="supervision-card" aria-labelledby={`sv-${id}`}>
-      <span id={`sv-${id}`} className="supervision-card-label">
+    <li className="admin-figure" aria-labelledby={`sv-${id}`}>
+      <span id={`sv-${id}`} className="admin-figure-label">
         {label}
       </span>
-      <span className="supervision-card-value" data-figure={id} data-since={since}>
+      <span className="admin-figure-value supervision-card-value" data-figure={id} data-since={since}>
         {value}
       </span>
     </li>
@@ -162,7 +162,7 @@ export function SupervisionScreen(_: { path: string }) {
         {waiting.isPending ? (
           <Loading label={t('supervision.loading')} />
         ) : waiting.data ? (
-          <ul className="supervision-cards" aria-labelledby="sv-queue-title">
+          <ul className="admin-figures" aria-labelledby="sv-queue-title">
             <Figure id="queue_length" label={t('supervision.queue.length')} value={formatNumber(waiting.data.count)} />
             <Figure
               id="oldest_wait"
@@ -199,7 +199,7 @@ export function SupervisionScreen(_: { path: string }) {
           <h2 id="sv-sockets-title">{t('supervision.sockets')}</h2>
           <ErrorText error={sockets.error} />
           {sockets.data ? (
-            <ul className="supervision-cards" aria-labelledby="sv-sockets-title">
+            <ul className="admin-figures" aria-labelledby="sv-sockets-title">
               <Figure
                 id="sockets_total"
                 label={t('supervision.sockets.total')}
