@@ -3,6 +3,7 @@ import { type Kysely, Migrator } from 'kysely'
 import type { Test } from 'tap'
 import { validate as uuidValidate, version as uuidVersion } from 'uuid'
 import { handleOnce, pruneInbox } from '../src/inbox.ts'
+import { withLedgerIntrospection } from '../src/ledger-introspection.ts'
 import { createMemoryBus } from '../src/memory.ts'
 import { eventsMigrations } from '../src/migrations.ts'
 import { appendOutbox, createOutboxRelay, newEnvelope } from '../src/outbox.ts'
@@ -18,7 +19,8 @@ export type OpenDb = (t: Test) => Promise<Kysely<any>>
  */
 export async function migrate(db: Kysely<any>, schema?: string) {
   const migrator = new Migrator({
-    db,
+    // the ledger looked for in this schema only: another file's schema dropped meanwhile fails no query (3F000)
+    db: schema ? withLedgerIntrospection(db, schema) : db,
     provider: { getMigrations: async () => eventsMigrations },
     ...(schema ? { migrationTableSchema: schema } : {}),
   })
