@@ -179,6 +179,7 @@ t.test('B rejects a proposed session-risk change with notes: nothing is applied'
   await form.getByLabel('High risk score').fill(String(score))
   await form.getByRole('button', { name: 'Review Session risk change' }).click()
   const review = form.getByRole('region', { name: 'Review of the Session risk change' })
+  await review.waitFor({ timeout: WAIT_MS }) // the review appears when the API's preview answers
   t.same(await review.getByRole('listitem').allTextContents(), [
     `session_risk.high_risk_score: ${JSON.stringify(before.high_risk_score ?? null)} → ${score}`,
   ])
