@@ -1,9 +1,8 @@
 import type { MessageFacts, SessionFacts } from '@switchboard/contracts'
-import { type ConsumerDef, type Scope, systemCaller, type Tx } from '@switchboard/platform'
+import { type ConsumerDef, systemCaller } from '@switchboard/platform'
 import { recordFirstResponse } from '../commands/sla-hooks.ts'
 import type { TicketsService } from '../context.ts'
-import type { TicketsDatabase } from '../db/database.ts'
-import { findSessionLink, upsertSessionLink } from '../db/sla-projections.repository.ts'
+import { awaitingFirstResponse, upsertSessionLink } from '../db/sla-projections.repository.ts'
 
 /**
  * The conversation side of a ticket's first response. Session events (created, linked, assigned, …) tell which
@@ -36,24 +35,13 @@ export const slaConversationsConsumer: ConsumerDef<TicketsService> = {
     if (envelope.type !== 'conversations.message.created') return
     const m = envelope.data as MessageFacts
     if (m.sender !== 'agent') return
-    await svc.transaction(systemCaller(scope), (tx) => firstResponseIn(tx, scope, m))
+    // Most agent messages answer a conversation with no ticket waiting for its first response: found by two reads,
+    // with no transaction opened for them. The stamp itself is conditional (first_response_at still null), so a
+    // ticket answered between the read and the transaction is left as it is.
+    const waiting = await awaitingFirstResponse(svc.db, scope, m.session_id, m.created_at)
+    if (waiting.length === 0) return
+    await svc.transaction(systemCaller(scope), async (tx) => {
+      for (const ticket of waiting) await recordFirstResponse(tx, ticket, m.created_at)
+    })
   },
-}
-
-async function firstResponseIn(tx: Tx<TicketsDatabase>, scope: Scope, m: MessageFacts) {
-  const link = await findSessionLink(tx.db, scope, m.session_id)
-  let q = tx.db
-    .selectFrom('tickets')
-    .select(['id', 'tenant_id', 'workspace_id', 'priority', 'customer_id', 'status', 'created_at', 'resolved_at'])
-    .where('tenant_id', '=', scope.tenant_id)
-    .where('workspace_id', '=', scope.workspace_id)
-    .where('first_response_at', 'is', null)
-    .where('status', 'in', ['open', 'assigned', 'in_progress'])
-    .where('created_at', '<=', m.created_at)
-  q = q.where((eb) =>
-    link?.ticket_id
-      ? eb.or([eb('session_id', '=', m.session_id), eb('id', '=', link.ticket_id)])
-      : eb('session_id', '=', m.session_id),
-  )
-  for (const ticket of await q.execute()) await recordFirstResponse(tx, ticket, m.created_at)
 }

@@ -109,3 +109,35 @@ export async function findSessionLink(db: Db, scope: Scope, sessionId: string): 
     .where('workspace_id', '=', scope.workspace_id)
     .executeTakeFirst()
 }
+
+/**
+ * The open tickets with no first response before `before` (a message's time): the session's own, or the ticket the session
+ * continues (its link in sla_session_tickets) — one read.
+ */
+export function awaitingFirstResponse(db: Db, scope: Scope, sessionId: string, before: string) {
+  return db
+    .selectFrom('tickets')
+    .select(['id', 'tenant_id', 'workspace_id', 'priority', 'customer_id', 'status', 'created_at', 'resolved_at'])
+    .where('tenant_id', '=', scope.tenant_id)
+    .where('workspace_id', '=', scope.workspace_id)
+    .where('first_response_at', 'is', null)
+    .where('status', 'in', ['open', 'assigned', 'in_progress'])
+    .where('created_at', '<=', before)
+    .where((eb) =>
+      eb.or([
+        eb('session_id', '=', sessionId),
+        eb(
+          'id',
+          'in',
+          eb
+            .selectFrom('sla_session_tickets as link')
+            .select('link.ticket_id')
+            .where('link.session_id', '=', sessionId)
+            .where('link.tenant_id', '=', scope.tenant_id)
+            .where('link.workspace_id', '=', scope.workspace_id)
+            .where('link.ticket_id', 'is not', null),
+        ),
+      ]),
+    )
+    .execute()
+}
