@@ -11,7 +11,7 @@ export type IdentityTx = Tx<IdentityDatabase>
  */
 export function inEventScope(tx: IdentityTx, scope: Scope): IdentityTx {
   return {
-    db: tx.db,
+    ...tx,
     caller: { ...tx.caller, scope },
     emit: (def, data, at) => tx.emit(def, data, at ?? scope),
   }
