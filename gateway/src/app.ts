@@ -2,6 +2,7 @@ import { REQUEST_ID_HEADER } from '@switchboard/contracts'
 import {
   installErrorHandling,
   installHealth,
+  installHttpTracing,
   type Logger,
   lazyChildLogger,
   type ReadinessCheck,
@@ -53,6 +54,8 @@ export function createGatewayApp(
   // Node's default (60 s) lets a client trickle its headers for a minute per socket.
   fastify.server.headersTimeout = config.server.headers_timeout_ms
   const app: FastifyInstance = fastify
+  // first: the gateway's span is the root of a request's trace, and its traceparent goes upstream with the request
+  installHttpTracing(app, 'gateway')
   // Synchronous hooks (done callback) on the hot path: an async hook costs a promise and a microtask turn.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id)

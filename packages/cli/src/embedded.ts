@@ -1,7 +1,14 @@
 import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createMemoryBus, type EventBus } from '@switchboard/events'
-import { type Cache, createCache, createRootLogger, type Logger } from '@switchboard/platform'
+import {
+  type Cache,
+  createCache,
+  createRootLogger,
+  type Logger,
+  startTracing,
+  tracingConfigFromEnv,
+} from '@switchboard/platform'
 import { consoleDirEnv } from './console-status.ts'
 import { awaitUnits } from './readiness.ts'
 import { type ResolvedSecret, randomSecret, resolveSecret } from './secrets.ts'
@@ -98,6 +105,8 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     internal: resolveSecret(env, 'INTERNAL_SECRET', dataDir, () => randomSecret(32)),
   }
   const shared = unitEnv(env, dataDir, { jwt: secrets.jwt.value, internal: secrets.internal.value })
+  // one process, one tracer provider for every unit (spans name their unit); on before the bus and units are made
+  const tracing = await startTracing(tracingConfigFromEnv(env, 'switchboard'))
   const bus = createMemoryBus({ logger: logger.child({ unit: 'bus' }) })
   const cache = createCache({ driver: 'memory', prefix: env.CACHE_PREFIX ?? 'sb:' })
   const started: UnitApp[] = []
@@ -107,6 +116,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     started.length = 0
     await bus.close().catch(() => {})
     await cache.close().catch(() => {})
+    await tracing.shutdown()
   }
   try {
     const serviceUrls: Record<string, string> = {}

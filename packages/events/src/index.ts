@@ -15,3 +15,12 @@ export {
   PoisonMessageError,
   subjectMatches,
 } from './shared.ts'
+export {
+  maybeTraced,
+  setTracingActive,
+  TRACE_HEADERS,
+  tracedBus,
+  tracingActive,
+  untraced,
+  withTraceHeaders,
+} from './tracing.ts'

@@ -14,6 +14,7 @@ import {
 import { type EventBusMetrics, subjectRoot } from './metrics.ts'
 import type { DeadLetter, EventBus, Handler, StreamDef, Subscription } from './port.ts'
 import { DEFAULTS, DLQ_STREAM, parseDeadLetter, replayMsgId, selectDeadLetters } from './shared.ts'
+import { maybeTraced } from './tracing.ts'
 
 export interface JetStreamBusOptions {
   /** one server URL or several */
@@ -179,5 +180,5 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
     },
   }
 
-  return bus
+  return maybeTraced(bus)
 }

@@ -16,6 +16,7 @@ import {
   selectDeadLetters,
   subjectMatches,
 } from './shared.ts'
+import { maybeTraced } from './tracing.ts'
 
 export interface MemoryBusOptions {
   logger: Logger
@@ -159,5 +160,5 @@ export function createMemoryBus(opts: MemoryBusOptions): EventBus {
       store.clear()
     },
   }
-  return bus
+  return maybeTraced(bus)
 }

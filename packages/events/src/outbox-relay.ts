@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import type { EventsTables, OutboxTable } from './migrations.ts'
 import type { EventBus } from './port.ts'
 import { errorText } from './shared.ts'
+import { untraced } from './tracing.ts'
 
 export interface OutboxRelayOptions {
   db: Kysely<any>
@@ -155,10 +156,11 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     start() {
       if (started || stopped) return
       started = true
-      void run()
+      void untraced(run)
     },
     kick() {
-      if (!stopped) void run()
+      // a pass is background work, not part of the request that kicked it (each row carries its own trace)
+      if (!stopped) void untraced(run)
     },
     flush: () => run(),
     async stop() {

@@ -2,6 +2,7 @@ import type { Actor, Envelope } from '@switchboard/contracts'
 import type { Kysely } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { EventsTables } from './migrations.ts'
+import { withTraceHeaders } from './tracing.ts'
 
 export { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay.ts'
 
@@ -34,7 +35,8 @@ export function newEnvelope<T>(input: NewEnvelopeInput<T>): Envelope<T> {
 
 /**
  * Writes an event to the outbox inside the caller's transaction, beside the state change it
- * describes; the relay publishes it once the transaction has committed. Call the relay's kick()
+ * describes; the relay publishes it once the transaction has committed. With tracing on, the row's headers keep
+ * the caller's trace context (`traceparent`), which the relay's publish continues. Call the relay's kick()
  * after the commit to publish at once rather than at the next poll.
  */
 export async function appendOutbox(
@@ -49,7 +51,7 @@ export async function appendOutbox(
       id: envelope.id,
       subject,
       envelope: JSON.stringify(envelope),
-      headers: JSON.stringify(opts.headers ?? {}),
+      headers: JSON.stringify(withTraceHeaders(opts.headers) ?? {}),
       created_at: new Date().toISOString(),
     })
     .execute()
@@ -69,7 +71,7 @@ export async function appendOutboxMany(
         id: i.envelope.id,
         subject: i.subject,
         envelope: JSON.stringify(i.envelope),
-        headers: JSON.stringify(i.headers ?? {}),
+        headers: JSON.stringify(withTraceHeaders(i.headers) ?? {}),
         created_at: now,
       })),
     )

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis'
+import { maybeTracedCache } from './cache-tracing.ts'
 import type { CacheConfig } from './config.ts'
 
 /**
@@ -27,7 +28,9 @@ export interface Cache {
 }
 
 export function createCache(config: CacheConfig): Cache {
-  return config.driver === 'redis' ? redisCache(config.url, config.prefix) : memoryCache(config.prefix)
+  return config.driver === 'redis'
+    ? maybeTracedCache(redisCache(config.url, config.prefix))
+    : memoryCache(config.prefix)
 }
 
 /**

@@ -1,12 +1,28 @@
+import { trace } from '@opentelemetry/api'
+import { tracingActive } from '@switchboard/events'
 import pino, { type Logger } from 'pino'
 
 export type { Logger }
 
-/** One root logger per process; services take a `child({ service })`. Credentials never reach the log. */
+/** `trace_id` and `span_id` of the span a line is logged in, when tracing is on (nothing when off or outside one). */
+function traceFields(): object {
+  // a new object each time: pino merges the line's fields into it (only lines logged pay, not requests)
+  if (!tracingActive()) return {}
+  const span = trace.getActiveSpan()
+  if (!span) return {}
+  const { traceId, spanId } = span.spanContext()
+  return { trace_id: traceId, span_id: spanId }
+}
+
+/**
+ * One root logger per process; services take a `child({ service })`. Credentials never reach the log. A line
+ * logged inside a traced request or delivery carries its `trace_id` (and `span_id`).
+ */
 export function createRootLogger(opts: { level?: string; destination?: pino.DestinationStream } = {}): Logger {
   return pino(
     {
       level: opts.level ?? 'info',
+      mixin: traceFields,
       redact: {
         paths: [
           'req.headers.authorization',

@@ -16,6 +16,7 @@ import { markDependencyEngine } from '../http/dependency-errors.ts'
 import type { Logger } from '../logger.ts'
 import { preparingClient } from './prepared.ts'
 import { openSqlite } from './sqlite-driver.ts'
+import { maybeTracedDialect } from './tracing.ts'
 
 export type Dialect = 'postgres' | 'sqlite'
 
@@ -87,7 +88,10 @@ export async function createDatabase<DB>(
   const plugins: KyselyPlugin[] = opts.onQuery ? [countingPlugin(opts.onQuery)] : []
   if (config.driver === 'sqlite') {
     const handle = openSqlite(config.file)
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: handle }), plugins })
+    const db = new Kysely<DB>({
+      dialect: maybeTracedDialect(new SqliteDialect({ database: handle }), 'sqlite'),
+      plugins,
+    })
     return {
       db,
       dialect: 'sqlite',
@@ -118,7 +122,10 @@ export async function createDatabase<DB>(
     ...(config.prepared_statements === false ? {} : { Client: preparingClient() }),
   })
   pool.on('error', (err) => logger.warn({ err }, 'idle database client failed'))
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: attributed(pool) }), plugins })
+  const db = new Kysely<DB>({
+    dialect: maybeTracedDialect(new PostgresDialect({ pool: attributed(pool) }), 'postgresql'),
+    plugins,
+  })
   return {
     db,
     dialect: 'postgres',

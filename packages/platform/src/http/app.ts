@@ -9,6 +9,7 @@ import { installInputGuard } from './input-guard.ts'
 import { lazyCompilers } from './lazy-schemas.ts'
 import { createMetrics, installMetrics, type ServiceMetrics } from './metrics.ts'
 import { requestIdOf } from './request-id.ts'
+import { installHttpTracing } from './tracing.ts'
 
 export interface AppOptions {
   service: string
@@ -45,6 +46,7 @@ export function createApp(opts: AppOptions) {
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.decorate('metrics', metrics)
   app.decorate('compileSchemas', compilers.compilePending)
+  installHttpTracing(app, opts.service) // first: every later hook runs in the request's span (when tracing is on)
   // Per-request hooks take the done callback when they have nothing to await: an async hook costs a
   // promise and a microtask turn on every request.
   app.addHook('onRequest', (request, reply, done) => {

@@ -1,5 +1,5 @@
 import type { Envelope } from '@switchboard/contracts'
-import { appendOutboxMany } from '@switchboard/events'
+import { appendOutboxMany, untraced, withTraceHeaders } from '@switchboard/events'
 import type { Kysely } from 'kysely'
 import type { Logger } from '../logger.ts'
 
@@ -20,7 +20,12 @@ export function createOutboxWriter(
   /** runs `fn` soon, outside any request's context (its queries are background work, not the request's) */
   later: (fn: () => void) => void,
 ) {
-  let pending: Array<{ subject: string; envelope: Envelope; done: (err?: unknown) => void }> = []
+  let pending: Array<{
+    subject: string
+    envelope: Envelope
+    headers: Record<string, string> | undefined
+    done: (err?: unknown) => void
+  }> = []
   let scheduled = false
   let inFlight: Promise<void> = Promise.resolve()
 
@@ -44,12 +49,16 @@ export function createOutboxWriter(
     /** resolves once the record is in the outbox (rejects if it could not be written) */
     write(subject: string, envelope: Envelope): Promise<void> {
       return new Promise((resolve, reject) => {
-        pending.push({ subject, envelope, done: (err) => (err ? reject(err) : resolve()) })
+        // the writer's trace context, taken now: the batch is written later, outside it
+        const headers = withTraceHeaders(undefined)
+        pending.push({ subject, envelope, headers, done: (err) => (err ? reject(err) : resolve()) })
         if (scheduled) return
         scheduled = true
-        later(() => {
-          inFlight = inFlight.then(flush)
-        })
+        later(() =>
+          untraced(() => {
+            inFlight = inFlight.then(flush)
+          }),
+        )
       })
     },
     async close() {

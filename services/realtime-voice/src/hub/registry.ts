@@ -1,6 +1,6 @@
 import type { WebSocket } from '@fastify/websocket'
 import type { Principal, SocketMode } from '@switchboard/contracts'
-import { inScope, type Scope } from '@switchboard/platform'
+import { inScope, type Scope, tracedStep } from '@switchboard/platform'
 import { SeqWindow } from '../domain/seq-window.ts'
 import { type OutFrame, wire } from './frames.ts'
 
@@ -225,7 +225,10 @@ export function send(c: Client, f: OutFrame): void {
     c.socket.terminate()
     return
   }
-  c.socket.send(wire(f), { binary: false })
+  // with tracing on, the frame is a span of the delivery that caused it (the hub's last step of a request's trace)
+  tracedStep('hub frame', { 'switchboard.frame.type': f.type, 'switchboard.socket.mode': c.mode }, () =>
+    c.socket.send(wire(f), { binary: false }),
+  )
 }
 
 /** Ends a track's buffering: its frames go out in the order they came, what was sent already skipped. */

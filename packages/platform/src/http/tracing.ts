@@ -1,0 +1,79 @@
+import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
+import { tracingActive } from '@switchboard/events'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+
+/** Probes and scrapes: not traced (a span per probe would be most of what a sampled trace store holds). */
+const UNTRACED = new Set(['/health', '/ready', '/metrics'])
+
+const spans = new WeakMap<FastifyRequest, Span>()
+
+/**
+ * A SERVER span per request, child of the W3C `traceparent` the request came with (the gateway's, on a proxied
+ * request), active for everything the request does (its queries, Redis calls, outbox rows). The span's own context
+ * replaces the request's `traceparent` header, so a gateway that forwards the client's headers upstream passes its
+ * span on. Installed only when tracing is on: off, a request pays nothing. `unit` is the span's
+ * `switchboard.unit` (the embedded mode runs every unit in one process, under one `service.name`).
+ */
+export function installHttpTracing(app: FastifyInstance<any, any, any, any, any>, unit: string): void {
+  if (!tracingActive()) return
+  const tracer = trace.getTracer('@switchboard/platform')
+  // Synchronous hooks: the rest of the request runs inside `context.with`, as `done` is called there.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched'
+    if (UNTRACED.has(route)) return done()
+    const headers = request.headers
+    const parent = headers.traceparent ? propagation.extract(ROOT_CONTEXT, headers) : ROOT_CONTEXT
+    const span = tracer.startSpan(
+      `${request.method} ${route}`,
+      {
+        kind: SpanKind.SERVER,
+        attributes: {
+          'http.request.method': request.method,
+          'http.route': route,
+          'url.path': request.url.split('?', 1)[0] ?? '',
+          'switchboard.unit': unit,
+          'switchboard.request_id': String(request.id),
+        },
+      },
+      parent,
+    )
+    spans.set(request, span)
+    const ctx = trace.setSpan(parent, span)
+    delete headers.traceparent
+    delete headers.tracestate
+    propagation.inject(ctx, headers)
+    context.with(ctx, done)
+  })
+  const end = (request: FastifyRequest, status: number | undefined) => {
+    const span = spans.get(request)
+    if (!span) return
+    spans.delete(request)
+    if (status !== undefined) span.setAttribute('http.response.status_code', status)
+    if (status === undefined || status >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
+    span.end()
+  }
+  app.addHook('onResponse', (request, reply, done) => {
+    end(request, reply.statusCode)
+    done()
+  })
+  app.addHook('onRequestAbort', (request, done) => {
+    end(request, undefined)
+    done()
+  })
+}
+
+/**
+ * Runs `fn` in a span of its own when it runs inside a sampled span (a delivery's, a request's); otherwise just runs
+ * it. For a step worth seeing in a trace that no wrapper covers, e.g. the hub's frame written to a socket.
+ */
+export function tracedStep<T>(name: string, attributes: Record<string, string | number | boolean>, fn: () => T): T {
+  if (!tracingActive()) return fn()
+  const parent = context.active()
+  if (!trace.getSpan(parent)?.isRecording()) return fn()
+  const span = trace.getTracer('@switchboard/platform').startSpan(name, { attributes }, parent)
+  try {
+    return context.with(trace.setSpan(parent, span), fn)
+  } finally {
+    span.end()
+  }
+}
