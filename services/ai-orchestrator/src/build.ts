@@ -4,6 +4,7 @@ import { createBreaker } from './breaker/breaker.ts'
 import { type AiConfig, loadConfig } from './config.ts'
 import { configOverrides } from './consumers/config-overrides.consumer.ts'
 import { conversationReplies } from './consumers/conversation-replies.consumer.ts'
+import { AiErasureEvents, erasureConsumer } from './consumers/erasure.consumer.ts'
 import { ticketIndex } from './consumers/ticket-index.consumer.ts'
 import type { AiParts } from './context.ts'
 import type { AiDatabase } from './db/database.ts'
@@ -32,7 +33,7 @@ export const aiOrchestrator = defineService<AiConfig, AiDatabase, AiParts>({
   unit: UNITS['ai-orchestrator'],
   loadConfig,
   migrations,
-  events: [AiEvents],
+  events: [AiEvents, AiErasureEvents],
   // the hub's stream: answers being written are streamed to conversations' sockets as signals
   streams: [HUB_STREAM],
   context(base) {
@@ -86,7 +87,7 @@ export const aiOrchestrator = defineService<AiConfig, AiDatabase, AiParts>({
     protected: [aiRoutes, knowledgeDocRoutes, assistRoutes, effectiveConfigRoutes],
     public: [publicKbRoutes, helpCentreRoutes],
   },
-  consumers: [configOverrides, conversationReplies, ticketIndex],
+  consumers: [configOverrides, conversationReplies, ticketIndex, erasureConsumer],
   shutdown: async (svc) => {
     await svc.usage.close()
     await svc.conversations?.close()

@@ -2,6 +2,7 @@ import { UNITS } from '@switchboard/contracts'
 import { defineService } from '@switchboard/platform'
 import { type AuditConfig, loadConfig } from './config.ts'
 import { auditRecorder } from './consumers/audit-recorder.consumer.ts'
+import { AuditErasureEvents, erasureConsumer } from './consumers/erasure.consumer.ts'
 import type { AuditDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
 import { auditRoutes } from './routes/audit.routes.ts'
@@ -10,7 +11,8 @@ import { retentionWorker } from './workers/retention.worker.ts'
 
 /**
  * The audit service: records every audit event of the fleet, answers reads on them and deletes them past
- * retention. It emits no domain events (the audit records of its own writes come from the platform), and the
+ * retention, and masks a person's data in them on an erasure. It emits no domain events but its erasure reports
+ * (the audit records of its own writes come from the platform), and the
  * AUDIT stream it consumes is among the fleet's streams the platform ensures at start. The gateway hands its own
  * records over by HTTP (`/internal/audit/records`), so they do not depend on NATS.
  */
@@ -18,9 +20,9 @@ export const audit = defineService<AuditConfig, AuditDatabase>({
   unit: UNITS.audit,
   loadConfig,
   migrations,
-  events: [],
+  events: [AuditErasureEvents],
   routes: { protected: [auditRoutes, internalRoutes] },
-  consumers: [auditRecorder],
+  consumers: [auditRecorder, erasureConsumer],
   workers: [retentionWorker],
 })
 

@@ -7,6 +7,7 @@ import { type ConversationsConfig, loadConfig } from './config.ts'
 import { agentsProjection } from './consumers/agents.consumer.ts'
 import { customerTickets } from './consumers/customer-tickets.consumer.ts'
 import { customersProjection } from './consumers/customers.consumer.ts'
+import { ConversationErasureEvents, erasureConsumer } from './consumers/erasure.consumer.ts'
 import { ticketLinks } from './consumers/ticket-links.consumer.ts'
 import type { ConversationsExtras } from './context.ts'
 import type { ConversationsDatabase } from './db/database.ts'
@@ -33,7 +34,7 @@ export const conversations = defineService<ConversationsConfig, ConversationsDat
   unit: UNITS.conversations,
   loadConfig,
   migrations,
-  events: [ConversationEvents],
+  events: [ConversationEvents, ConversationErasureEvents],
   context: (svc) => ({
     blobs: createBlobStore(svc),
     queueKicks: createQueueKicks((scope, signal) => processQueue(svc, scope, { signal }), svc.log),
@@ -62,7 +63,7 @@ export const conversations = defineService<ConversationsConfig, ConversationsDat
     optional: [uploadRoutes],
     public: [widgetRoutes],
   },
-  consumers: [agentsProjection, customersProjection, ticketLinks, customerTickets],
+  consumers: [agentsProjection, customersProjection, ticketLinks, customerTickets, erasureConsumer],
   workers: [queueWorker],
   // after the workers stopped, while consumers still run: a kick they make now is refused, running passes end
   shutdown: async (svc) => {

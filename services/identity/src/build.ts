@@ -1,10 +1,11 @@
-import { IdentityEvents, UNITS } from '@switchboard/contracts'
+import { IdentityErasureEvents, IdentityEvents, UNITS } from '@switchboard/contracts'
 import { defineService } from '@switchboard/platform'
 import { seedDemo } from './commands/seed.commands.ts'
 import { type IdentityConfig, loadConfig } from './config.ts'
 import { agentLoad } from './consumers/agent-load.consumer.ts'
 import { agentRatings } from './consumers/agent-ratings.consumer.ts'
 import { configOverrides } from './consumers/config-overrides.consumer.ts'
+import { erasureReports } from './consumers/erasure-reports.consumer.ts'
 import { type IdentityExtras, identityExtras } from './context.ts'
 import type { IdentityDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
@@ -13,6 +14,7 @@ import { authPublicRoutes } from './routes/auth.routes.ts'
 import { authSelfRoutes } from './routes/auth-self.routes.ts'
 import { customerRoutes } from './routes/customers.routes.ts'
 import { effectiveConfigRoutes } from './routes/effective-config.routes.ts'
+import { erasureRoutes } from './routes/erasure.routes.ts'
 import { internalRoutes } from './routes/internal.routes.ts'
 import { operatorRoutes } from './routes/operators.routes.ts'
 import { securityTokenRoutes } from './routes/security-tokens.routes.ts'
@@ -32,7 +34,7 @@ export const identity = defineService<IdentityConfig, IdentityDatabase, Identity
   unit: UNITS.identity,
   loadConfig,
   migrations,
-  events: [IdentityEvents],
+  events: [IdentityEvents, IdentityErasureEvents],
   context: identityExtras,
   routes: {
     public: [authPublicRoutes],
@@ -48,9 +50,10 @@ export const identity = defineService<IdentityConfig, IdentityDatabase, Identity
       workspaceRoutes,
       agentRoutes,
       customerRoutes,
+      erasureRoutes,
     ],
   },
-  consumers: [agentRatings, configOverrides, agentLoad],
+  consumers: [agentRatings, configOverrides, agentLoad, ...erasureReports],
   workers: [denylistCleanup],
   startup: seedOnStartup,
   seed: (svc, opts) => seedDemo(svc, opts),

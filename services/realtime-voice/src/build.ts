@@ -1,6 +1,7 @@
 import { HUB_STREAM, RealtimeSignalEvents, UNITS, VoiceEvents } from '@switchboard/contracts'
 import { createServiceClient, defineService } from '@switchboard/platform'
 import { loadConfig, type RealtimeConfig } from './config.ts'
+import { erasureConsumer, VoiceErasureEvents } from './consumers/erasure.consumer.ts'
 import type { RealtimeExtras } from './context.ts'
 import type { RealtimeDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
@@ -20,7 +21,7 @@ export const realtimeVoice = defineService<RealtimeConfig, RealtimeDatabase, Rea
   loadConfig,
   migrations,
   // the hub's signals are published straight to the bus (hub/signals.ts), on its own short-lived stream
-  events: [VoiceEvents, RealtimeSignalEvents],
+  events: [VoiceEvents, RealtimeSignalEvents, VoiceErasureEvents],
   streams: [HUB_STREAM],
   context: (svc) => {
     const conversations = createServiceClient({
@@ -55,6 +56,7 @@ export const realtimeVoice = defineService<RealtimeConfig, RealtimeDatabase, Rea
     }
   },
   routes: { protected: [statsRoutes, webrtcRoutes, voiceRoutes], optional: [socketRoutes] },
+  consumers: [erasureConsumer],
   startup: (svc) => svc.hub.start(),
   shutdown: async (svc) => {
     await svc.hub.close()

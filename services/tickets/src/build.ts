@@ -2,6 +2,7 @@ import { TicketEvents, TicketSatisfactionEvents, TicketSlaEvents, UNITS } from '
 import { createServiceClient, defineService } from '@switchboard/platform'
 import { loadConfig, type TicketsConfig } from './config.ts'
 import { directoryProjection } from './consumers/directory.consumer.ts'
+import { erasureConsumer, TicketErasureEvents } from './consumers/erasure.consumer.ts'
 import { slaConversationsConsumer } from './consumers/sla-conversations.consumer.ts'
 import { slaDirectoryConsumer } from './consumers/sla-directory.consumer.ts'
 import { ticketSessionsProjection } from './consumers/ticket-sessions.consumer.ts'
@@ -34,7 +35,7 @@ export const tickets = defineService<TicketsConfig, TicketsDatabase, TicketsPart
   unit: UNITS.tickets,
   loadConfig,
   migrations,
-  events: [TicketEvents, TicketSlaEvents, TicketSatisfactionEvents],
+  events: [TicketEvents, TicketSlaEvents, TicketSatisfactionEvents, TicketErasureEvents],
   context: (base) => {
     const urls = base.config.identity_urls
     if (urls.length === 0) base.log.warn('UPSTREAM_IDENTITY is not set: the widget cannot leave messages as tickets')
@@ -68,7 +69,13 @@ export const tickets = defineService<TicketsConfig, TicketsDatabase, TicketsPart
     public: [csatRoutes, widgetTicketRoutes],
   },
   // identity's directory and the conversations tickets continue, as projections (rebuilt by replay)
-  consumers: [directoryProjection, ticketSessionsProjection, slaDirectoryConsumer, slaConversationsConsumer],
+  consumers: [
+    directoryProjection,
+    ticketSessionsProjection,
+    slaDirectoryConsumer,
+    slaConversationsConsumer,
+    erasureConsumer,
+  ],
   workers: [slaMonitorWorker, countCompactionWorker],
   shutdown: async (svc) => {
     await svc.identity?.close()

@@ -156,6 +156,28 @@ export interface AgentSessionsTable {
   version_id: string
 }
 
+/** An erased customer (migration 0006): ids only, kept so that the request is idempotent and its report readable. */
+export interface CustomerErasuresTable {
+  id: string
+  tenant_id: string
+  workspace_id: string
+  customer_id: string
+  user_id: string
+  requested_by: string
+  /** in_progress until every unit of ERASURE_REPORTERS reported, then completed */
+  status: string
+  requested_at: Timestamp
+  completed_at: Timestamp | null
+}
+
+/** What one unit did for an erasure (`counts`: JSON text of name → number). */
+export interface CustomerErasureReportsTable {
+  erasure_id: string
+  service: string
+  counts: string
+  reported_at: Timestamp
+}
+
 /** Only identity's own tables (docs/architecture.md §1, rule 1). */
 export interface IdentityDatabase {
   users: UsersTable
@@ -169,4 +191,6 @@ export interface IdentityDatabase {
   password_tokens: PasswordTokensTable
   scoped_session_risk: ScopedSessionRiskTable
   agent_sessions: AgentSessionsTable
+  customer_erasures: CustomerErasuresTable
+  customer_erasure_reports: CustomerErasureReportsTable
 }

@@ -1,0 +1,88 @@
+import { type Static, Type } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+
+/**
+ * The right to erasure (docs/architecture.md §2, "Erasure"): identity records an administrator's request, removes
+ * the person and emits `requested`; every service that holds something of the person carries it out from its own
+ * consumer and reports what it did with its own `reported` event, which identity aggregates into the erasure's report.
+ */
+export const ErasureRequested = Type.Object({
+  erasure_id: Type.String(),
+  /** identity's customer record */
+  customer_id: Type.String(),
+  /** the customer's user id: conversations and tickets name the customer by it */
+  user_id: Type.String(),
+  /**
+   * What the person was known by (name, e-mail, phone, login name): copies of them in free text and in audit
+   * payloads are masked. The event itself stays in the IDENTITY stream until its retention drops it.
+   */
+  identifiers: Type.Array(Type.String()),
+})
+export type ErasureRequested = Static<typeof ErasureRequested>
+
+/** One service's account of an erasure: how many of each thing it erased, masked or deleted. */
+export const ErasureReported = Type.Object({
+  erasure_id: Type.String(),
+  customer_id: Type.String(),
+  /** the reporting unit's name (`conversations`, `tickets`, …) */
+  service: Type.String(),
+  /** e.g. `{ messages_tombstoned: 12, uploads_deleted: 1 }` */
+  counts: Type.Record(Type.String(), Type.Integer({ minimum: 0 })),
+  /** tickets only: the erased tickets, so that copies of their titles elsewhere (ai-orchestrator) follow */
+  ticket_ids: Type.Optional(Type.Array(Type.String())),
+  completed_at: Type.String(),
+})
+export type ErasureReported = Static<typeof ErasureReported>
+
+/** What replaces erased free text (message bodies, titles, comments): the record, its counts and times remain. */
+export const ERASED_TEXT = '[erased]'
+
+export const IdentityErasureEvents = {
+  requested: { type: 'identity.customer.erasure_requested', data: ErasureRequested },
+} as const
+
+/** Each service's report, on its own stream (the subject's first token names the owner). */
+export const ErasureReportEvents = {
+  conversations: { type: 'conversations.erasure.reported', data: ErasureReported },
+  tickets: { type: 'tickets.erasure.reported', data: ErasureReported },
+  audit: { type: 'audit.erasure.reported', data: ErasureReported },
+  ai: { type: 'ai.erasure.reported', data: ErasureReported },
+  realtime: { type: 'realtime.erasure.reported', data: ErasureReported },
+} as const
+
+/**
+ * The units whose report an erasure waits for, with the stream each reports on. Statistics is not among them: its
+ * read models hold ids, sources and counts, nothing personal (services/statistics/src/db/database.ts).
+ */
+export const ERASURE_REPORTERS = [
+  { service: 'conversations', stream: 'CONVERSATIONS', event: ErasureReportEvents.conversations },
+  { service: 'tickets', stream: 'TICKETS', event: ErasureReportEvents.tickets },
+  { service: 'audit', stream: 'AUDIT', event: ErasureReportEvents.audit },
+  { service: 'ai-orchestrator', stream: 'AI', event: ErasureReportEvents.ai },
+  { service: 'realtime-voice', stream: 'REALTIME', event: ErasureReportEvents.realtime },
+] as const
+
+/** Replaces every occurrence of the identifiers (case-insensitive) in `text`; identifiers shorter than 3 are left. */
+export function maskIdentifiers(text: string, identifiers: readonly string[]): string {
+  let out = text
+  for (const id of identifiers) {
+    if (id.length < 3) continue
+    out = out.replace(new RegExp(id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ERASED_TEXT)
+  }
+  return out
+}
+
+/**
+ * An erasure event's data checked against its contract. A mismatch is thrown, not skipped: redelivered, then
+ * dead-lettered where an operator sees it — an erasure silently skipped would leave the person's data behind.
+ */
+export function erasurePayload<T extends ErasureRequested | ErasureReported>(
+  def: { type: string; data: typeof ErasureRequested | typeof ErasureReported },
+  data: unknown,
+): T {
+  if (!Value.Check(def.data, data)) {
+    const first = Value.Errors(def.data, data).First()
+    throw new Error(`${def.type} does not match its contract: ${first?.path || '/'} ${first?.message ?? ''}`)
+  }
+  return data as T
+}
