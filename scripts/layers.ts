@@ -34,11 +34,6 @@ export const KNOWN: Record<string, string> = {
     'calls lookupAll (IP intelligence) to label sessions; ends when queries/session-views looks up first and passes labels',
   'services/realtime-voice/src/domain/event-views.ts': 'maps StoredMediaEvent rows: a row mapper, belongs in db/',
   'services/realtime-voice/src/domain/recording-view.ts': 'maps RecordingRow: a row mapper, belongs in db/',
-  'services/statistics/src/db/migrations/20261124_0003_aggregates.ts':
-    'imports ../sql-dialect.ts (statistics is being reworked onto typed, batching consumers; it freezes a copy then)',
-  'services/statistics/src/build.ts':
-    "imports the aggregates migration's SQL at run time; the statistics rework deletes that import",
-  'services/statistics/src/db/aggregates-check.ts': 'as build.ts: the statistics rework',
 }
 
 const IMPORT =

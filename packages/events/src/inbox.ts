@@ -2,6 +2,38 @@ import type { Envelope } from '@switchboard/contracts'
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { EventsTables } from './migrations.ts'
 
+// The inbox's rows belong to this package, not to a service's typed tables: these operations take any Kysely
+// (a service's transaction) and reach the table through its own types, so that no service has to.
+
+const inboxOf = (db: Kysely<any> | Transaction<any>) => db as unknown as Kysely<EventsTables>
+
+/**
+ * Records `ids` as applied by `consumer`, in `trx`, in one statement; answers the ids recorded now (the others were
+ * applied before: a redelivery, a replay, a second copy). On a concurrent duplicate PostgreSQL makes the insert wait
+ * for the other transaction, so exactly one of them claims an event. Rolled back with `trx`.
+ */
+export async function claimInbox<DB>(
+  trx: Transaction<DB>,
+  consumer: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const unique = [...new Set(ids)]
+  if (unique.length === 0) return new Set()
+  const processed_at = new Date().toISOString()
+  const rows = await inboxOf(trx)
+    .insertInto('inbox')
+    .values(unique.map((event_id) => ({ consumer, event_id, processed_at })))
+    .onConflict((oc) => oc.columns(['consumer', 'event_id']).doNothing())
+    .returning('event_id')
+    .execute()
+  return new Set(rows.map((r) => r.event_id))
+}
+
+/** Forgets every event `consumer` applied (a projection emptied to be replayed applies them again). */
+export async function forgetInbox<DB>(db: Kysely<DB> | Transaction<DB>, consumer: string): Promise<void> {
+  await inboxOf(db).deleteFrom('inbox').where('consumer', '=', consumer).execute()
+}
+
 /**
  * Applies an event once per consumer: records the event id in the inbox and runs `fn` in the same
  * transaction. A redelivered (or replayed) event finds its row and is skipped; if `fn` throws, the
@@ -15,15 +47,7 @@ export async function handleOnce<DB>(
   fn: (trx: Transaction<DB>) => Promise<void>,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const inbox = trx as unknown as Transaction<EventsTables>
-    // On a concurrent duplicate, PostgreSQL makes this insert wait for the other transaction, so
-    // exactly one of them applies the event.
-    const result = await inbox
-      .insertInto('inbox')
-      .values({ consumer, event_id: envelope.id, processed_at: new Date().toISOString() })
-      .onConflict((oc) => oc.columns(['consumer', 'event_id']).doNothing())
-      .executeTakeFirst()
-    if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) return false
+    if (!(await claimInbox(trx, consumer, [envelope.id])).has(envelope.id)) return false
     await fn(trx)
     return true
   })

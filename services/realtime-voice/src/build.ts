@@ -1,5 +1,5 @@
 import { HUB_STREAM, RealtimeSignalEvents, UNITS, VoiceEvents } from '@switchboard/contracts'
-import { createServiceClient, defineService } from '@switchboard/platform'
+import { conversationsClient, createServiceClient, defineService } from '@switchboard/platform'
 import { loadConfig, type RealtimeConfig } from './config.ts'
 import { erasureConsumer, VoiceErasureEvents } from './consumers/erasure.consumer.ts'
 import type { RealtimeExtras } from './context.ts'
@@ -24,12 +24,14 @@ export const realtimeVoice = defineService<RealtimeConfig, RealtimeDatabase, Rea
   events: [VoiceEvents, RealtimeSignalEvents, VoiceErasureEvents],
   streams: [HUB_STREAM],
   context: (svc) => {
-    const conversations = createServiceClient({
-      service: 'conversations',
-      urls: svc.config.conversations_urls,
-      internalSecret: svc.config.internal_secret,
-      self: 'realtime-voice',
-    })
+    const conversations = conversationsClient(
+      createServiceClient({
+        service: 'conversations',
+        urls: svc.config.conversations_urls,
+        internalSecret: svc.config.internal_secret,
+        self: 'realtime-voice',
+      }),
+    )
     const identity = createServiceClient({
       service: 'identity',
       urls: svc.config.identity_urls,

@@ -3,29 +3,17 @@ import { defineService, type ServiceApp } from '@switchboard/platform'
 import { createLagProbe } from './commands/lag.commands.ts'
 import { type RebuildOptions, rebuildProjections } from './commands/rebuild.commands.ts'
 import { loadConfig, type StatisticsConfig } from './config.ts'
-import { batchedConsumers } from './consumers/batching.ts'
 import { PROJECTIONS } from './consumers/projections.ts'
 import type { StatisticsParts, StatisticsService } from './context.ts'
-import { AGGREGATES } from './db/aggregates.repository.ts'
+import { buildAggregates as buildFromRows } from './db/aggregates-build.ts'
 import { aggregatesDrift } from './db/aggregates-check.ts'
 import type { StatisticsDatabase } from './db/database.ts'
-import {
-  buildConversationAggregates,
-  buildDirectoryAggregates,
-  buildTicketAggregates,
-} from './db/migrations/20261124_0003_aggregates.ts'
 import { migrations } from './db/migrations/index.ts'
 import { createStatisticsMetrics } from './metrics/statistics.metrics.ts'
 import { dailyStatsRoutes } from './routes/daily-stats.routes.ts'
 import { ingestRoutes } from './routes/ingest.routes.ts'
 import { lagRoutes } from './routes/lag.routes.ts'
 import { reportRoutes } from './routes/reports.routes.ts'
-
-/**
- * Deliveries of one projection in flight per replica: the largest batch one commit can take (consumers/batching.ts).
- * Each lane is a pull loop of the platform's (10 messages pulled at a time).
- */
-const CONSUMER_LANES = 128
 
 /**
  * The statistics service (docs/architecture.md §1): it owns no source data. Durable consumers of identity, tickets
@@ -49,8 +37,8 @@ export const statistics = defineService<StatisticsConfig, StatisticsDatabase, St
     return { lag, statisticsMetrics }
   },
   routes: { protected: [reportRoutes, dailyStatsRoutes, lagRoutes, ingestRoutes] },
-  // each projection as CONSUMER_LANES pull loops on its durable, their deliveries applied in batches (group commit)
-  consumers: PROJECTIONS.flatMap((p) => batchedConsumers(p, CONSUMER_LANES)),
+  // each projection's deliveries applied in batches, one transaction each (group commit: consumers/projection.ts)
+  consumers: PROJECTIONS,
   // the projections' lag in /ready's details: shown to operators, never a reason to leave the rotation
   async readyDetails(svc) {
     const projections = await svc.lag.read()
@@ -69,17 +57,12 @@ export const rebuild = (app: ServiceApp, names?: readonly string[], opts?: Rebui
   rebuildProjections(statistics.contextOf(app), names, opts)
 
 /**
- * The aggregates emptied and built again from the raw rows (set-based, as migration 0003 builds them): for a world
+ * The aggregates emptied and built again from the raw rows (set-based: db/aggregates-build.ts): for a world
  * bulk-loaded into the raw tables (the statistics benchmark). Not while the projections run.
  */
 export async function buildAggregates(app: ServiceApp): Promise<void> {
   const svc = statistics.contextOf(app)
-  await svc.db.transaction().execute(async (trx) => {
-    for (const table of Object.keys(AGGREGATES)) await trx.deleteFrom(table as keyof typeof AGGREGATES).execute()
-    await buildDirectoryAggregates(trx)
-    await buildTicketAggregates(trx, svc.dialect)
-    await buildConversationAggregates(trx, svc.dialect)
-  })
+  await svc.db.transaction().execute((trx) => buildFromRows(trx, svc.dialect))
 }
 
 /** How the kept aggregates differ from the raw rows summed (none: equal); see db/aggregates-check.ts. */

@@ -1,8 +1,19 @@
-import type { Delivery, EventBus, Subscription } from '@switchboard/events'
+import type { EventDef } from '@switchboard/contracts'
+import type { Delivery, EventBus, Handler, Subscription } from '@switchboard/events'
 import { handleOnce } from '@switchboard/events'
 import type { Kysely } from 'kysely'
 import type { Caller } from '../scope.ts'
-import type { Tx } from './transaction.ts'
+import {
+  applyDeliveries,
+  type BatchOptions,
+  batcher,
+  callerOf,
+  type InboxArgs,
+  type InboxPlan,
+  type Outcome,
+} from './consumer-batch.ts'
+import { type EventHandler, handlerTable } from './event-handlers.ts'
+import { EventContractError, type Tx, txFor } from './transaction.ts'
 
 /** What a handler throws for an event no retry can apply: dead-lettered at once (docs/architecture.md §2). */
 export { PoisonMessageError } from '@switchboard/events'
@@ -19,18 +30,40 @@ interface ConsumerBase<S> {
 }
 
 /**
- * A durable consumer declared in a service's descriptor: attached in the background once the app is ready (the
- * service is ready when all are: service/startup.ts), drained on close. A throwing handler is redelivered after a delay and, past `maxDeliver`, dead-lettered.
- *
- * `inbox`: the handler runs in a transaction that also records the event id in the inbox, so a redelivered or
- * replayed event is applied once; what it emits goes out with it. `handler`: the handler is idempotent by
- * itself (a unique key on the event id, say) and needs no inbox row.
+ * An inbox consumer: each event is applied once (its id recorded in the inbox in the handler's transaction, so a
+ * redelivered or replayed event is skipped); what a handler emits goes out with it. `batch`: several deliveries per
+ * transaction with a unit of work (consumer-batch.ts); the inbox is still per event.
  */
-export type ConsumerDef<S> = ConsumerBase<S> &
+export interface InboxConsumer<S, W = any> extends ConsumerBase<S> {
+  idempotency: 'inbox'
+  /** one per contract (`on(def, (event, tx, svc) => …)`); an event of another type is acknowledged, nothing done */
+  handlers: readonly EventHandler<InboxArgs<S, DbOf<S>, W>>[]
+  batch?: BatchOptions<S, DbOf<S>, W>
+}
+
+/** A consumer whose handlers are idempotent by themselves (a unique key, newest wins): no inbox row. */
+export interface HandlerConsumer<S> extends ConsumerBase<S> {
+  idempotency: 'handler'
+  handlers: readonly EventHandler<[svc: S]>[]
+}
+
+/**
+ * The untyped form, for consumers not moved to `handlers` yet: one function gets every delivery, its payload
+ * unchecked.
+ */
+export type UntypedConsumer<S> = ConsumerBase<S> &
   (
     | { idempotency: 'inbox'; handle(svc: S, delivery: Delivery, tx: Tx<DbOf<S>>): Promise<void> }
     | { idempotency: 'handler'; handle(svc: S, delivery: Delivery): Promise<void> }
   )
+
+/**
+ * A durable consumer declared in a service's descriptor: attached in the background once the app is ready (the
+ * service is ready when all are: service/startup.ts), drained on close. Each handler gets its event's payload checked
+ * against the contract it was declared for: a payload that does not match is dead-lettered at once
+ * (PoisonMessageError); a throwing handler is redelivered after a delay and, past `maxDeliver`, dead-lettered.
+ */
+export type ConsumerDef<S> = InboxConsumer<S> | HandlerConsumer<S> | UntypedConsumer<S>
 
 export interface ConsumerDeps<S> {
   svc: S
@@ -39,6 +72,58 @@ export interface ConsumerDeps<S> {
   /** opens a unit of work inside the inbox's transaction */
   transactionIn(trx: unknown, caller: Caller): Tx<DbOf<S>>
   kick(): void
+}
+
+/** The handlers of an inbox consumer, ready to apply deliveries (the statistics rebuild replays through this). */
+export function inboxPlan<S>(def: InboxConsumer<S>): InboxPlan<S, DbOf<S>, unknown> {
+  return {
+    durable: def.durable,
+    table: handlerTable(def.durable, def.handlers),
+    ...(def.batch ? { batch: def.batch } : {}),
+  }
+}
+
+/** Each def's handler of one delivery, and how many pull loops feed it. */
+function handlerOf<S>(def: ConsumerDef<S>, deps: ConsumerDeps<S>): { lanes: number; handler: Handler } {
+  if ('handle' in def) {
+    if (def.idempotency === 'handler') return { lanes: 1, handler: (delivery) => def.handle(deps.svc, delivery) }
+    return {
+      lanes: 1,
+      handler: async (delivery) => {
+        const applied = await handleOnce(deps.db, def.durable, delivery.envelope, (trx) =>
+          def.handle(deps.svc, delivery, deps.transactionIn(trx, callerOf(delivery))),
+        )
+        if (applied) deps.kick()
+      },
+    }
+  }
+  if (def.idempotency === 'handler') {
+    const table = handlerTable(def.durable, def.handlers)
+    return {
+      lanes: 1,
+      handler: async (delivery) => {
+        const routed = table.route(delivery)
+        if (routed) await routed.handler.handle(routed.event, deps.svc)
+      },
+    }
+  }
+  const plan = inboxPlan(def)
+  const apply = { svc: deps.svc, db: deps.db, transactionIn: deps.transactionIn }
+  const settle = (applied: boolean) => {
+    if (applied) deps.kick()
+  }
+  if (!def.batch) {
+    return {
+      lanes: 1,
+      handler: async (delivery) => {
+        const [o] = await applyDeliveries(plan, apply, [delivery])
+        if (!o!.ok) throw o!.error
+        settle(o!.applied)
+      },
+    }
+  }
+  const queue = batcher(plan, apply)
+  return { lanes: def.batch.lanes ?? def.batch.size, handler: async (delivery) => settle(await queue.submit(delivery)) }
 }
 
 export interface Consumers {
@@ -59,30 +144,26 @@ export function createConsumers<S>(defs: readonly ConsumerDef<S>[], deps: Consum
       while (attached < defs.length && !stopped && !signal?.aborted) {
         const def = defs[attached]!
         const opts = def.options?.(deps.svc) ?? {}
-        const handler =
-          def.idempotency === 'handler'
-            ? (delivery: Delivery) => def.handle(deps.svc, delivery)
-            : async (delivery: Delivery) => {
-                const { envelope } = delivery
-                const caller: Caller = {
-                  actor: envelope.actor,
-                  scope: { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id },
-                  request_id: envelope.request_id,
-                }
-                const applied = await handleOnce(deps.db, def.durable, envelope, (trx) =>
-                  def.handle(deps.svc, delivery, deps.transactionIn(trx, caller)),
-                )
-                if (applied) deps.kick()
-              }
-        const subscription = await deps.bus.consume(
-          { durable: def.durable, stream: def.stream, filterSubjects: def.subjects, ...opts },
-          handler,
-        )
+        const { lanes, handler } = handlerOf(def, deps)
+        const mine: Subscription[] = []
+        try {
+          for (let lane = 0; lane < lanes; lane++) {
+            mine.push(
+              await deps.bus.consume(
+                { durable: def.durable, stream: def.stream, filterSubjects: def.subjects, ...opts },
+                handler,
+              ),
+            )
+          }
+        } catch (err) {
+          await Promise.all(mine.map((s) => s.stop())) // none attached twice when start resumes
+          throw err
+        }
         if (stopped) {
-          await subscription.stop() // attached while the service was closing
+          await Promise.all(mine.map((s) => s.stop())) // attached while the service was closing
           return
         }
-        subscriptions.push(subscription)
+        subscriptions.push(...mine)
         attached++
       }
     },
@@ -91,4 +172,24 @@ export function createConsumers<S>(defs: readonly ConsumerDef<S>[], deps: Consum
       await Promise.all(subscriptions.splice(0).map((s) => s.stop()))
     },
   }
+}
+
+/**
+ * Applies `deliveries` (in their order) through an inbox consumer's handlers as its live consumer would (payloads
+ * checked, inbox per event, batched by its `batch` option, failures one by one): for a replay of its stream, such as
+ * a projection's rebuild. A handler's `emit` is refused here: what a replay applies was announced once already.
+ */
+export function replayInbox<S extends { db: Kysely<any> }>(
+  svc: S,
+  def: InboxConsumer<S>,
+  deliveries: readonly Delivery[],
+): Promise<Outcome[]> {
+  const refuse = (event: EventDef) => {
+    throw new EventContractError(`${def.durable}: a replay emits no events (${event.type})`)
+  }
+  return applyDeliveries(
+    inboxPlan(def),
+    { svc, db: svc.db, transactionIn: (trx, caller) => txFor(trx, caller, refuse) },
+    deliveries,
+  )
 }

@@ -1,12 +1,9 @@
-import type { Static } from '@sinclair/typebox'
 import { ConfigEvents } from '@switchboard/contracts'
-import { type ConsumerDef, isPlainObject, nowIso } from '@switchboard/platform'
+import { type ConsumerDef, isPlainObject, nowIso, on } from '@switchboard/platform'
 import type { AiService } from '../context.ts'
 import { applyScopedSettings } from '../db/scoped-settings.repository.ts'
 
 export const CONFIG_OVERRIDES_CONSUMER = 'ai-config-overrides'
-
-type ScopeChanged = Static<typeof ConfigEvents.scopeChanged.data>
 
 /**
  * A tenant's or workspace's LLM and knowledge-provider overrides from config-governance (spec: scoped configuration;
@@ -20,23 +17,23 @@ export const configOverrides: ConsumerDef<AiService> = {
   subjects: [ConfigEvents.scopeChanged.type],
   idempotency: 'handler',
   options: (svc) => ({ maxDeliver: svc.config.consumer_max_deliver }),
-  async handle(svc, { envelope }) {
-    if (envelope.type !== ConfigEvents.scopeChanged.type) return
-    const data = envelope.data as ScopeChanged
-    const workspace_id = data.scope === 'tenant' ? '' : data.workspace_id
-    if (!data.tenant_id || (data.scope === 'workspace' && !workspace_id)) return
-    const section = (name: string) => {
-      const v = isPlainObject(data.config) ? data.config[name] : undefined
-      return isPlainObject(v) ? v : null
-    }
-    await applyScopedSettings(svc.db, {
-      tenant_id: data.tenant_id,
-      workspace_id,
-      llm: section('llm'),
-      knowledge_provider: section('knowledge_provider'),
-      sealed_secrets: data.sealed_secrets ?? {},
-      version: data.version,
-      updated_at: nowIso(),
-    })
-  },
+  handlers: [
+    on(ConfigEvents.scopeChanged, async ({ data }, svc) => {
+      const workspace_id = data.scope === 'tenant' ? '' : data.workspace_id
+      if (!data.tenant_id || (data.scope === 'workspace' && !workspace_id)) return
+      const section = (name: string) => {
+        const v = isPlainObject(data.config) ? data.config[name] : undefined
+        return isPlainObject(v) ? v : null
+      }
+      await applyScopedSettings(svc.db, {
+        tenant_id: data.tenant_id,
+        workspace_id,
+        llm: section('llm'),
+        knowledge_provider: section('knowledge_provider'),
+        sealed_secrets: data.sealed_secrets ?? {},
+        version: data.version,
+        updated_at: nowIso(),
+      })
+    }),
+  ],
 }

@@ -3,7 +3,15 @@ import { hostname } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Static } from '@sinclair/typebox'
 import { ConversationEvents } from '@switchboard/contracts'
-import { type ConsumerDef, nowIso, type Scope, type ServiceClient, systemCaller } from '@switchboard/platform'
+import {
+  type ConsumedEvent,
+  type ConsumerDef,
+  nowIso,
+  on,
+  type Scope,
+  type ServiceClient,
+  systemCaller,
+} from '@switchboard/platform'
 import { answerQuery } from '../commands/query.commands.ts'
 import type { AiService } from '../context.ts'
 import { claimReply, releaseReply, renewReply, settleReply } from '../db/replies.repository.ts'
@@ -45,75 +53,77 @@ export const conversationReplies: ConsumerDef<AiService> = {
   subjects: [ConversationEvents.messageCreated.type],
   idempotency: 'handler',
   options: (svc) => ({ maxDeliver: svc.config.consumer_max_deliver }),
-  async handle(svc, { envelope }) {
-    const m = envelope.data as MessageFacts
-    const conversations = svc.conversations
-    if (!svc.config.replies_enabled || !conversations || !aiAnswers(m)) return
-    const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
-    const row = { message_id: m.message_id, session_id: m.session_id, ...scope, created_at: nowIso() }
-    const holder = `${hostname()}/${process.pid}/${randomUUID()}`
-    const claim = await claimOrWait(svc, row, holder)
-    if (!claim) return
-    const lease = keepLease(svc, m.message_id, holder)
-    try {
-      if (claim.kind === 'taken_over') {
-        // the attempt that held it died (or failed after writing): its answer may be written already
-        const written = await writtenReply(conversations, scope, m)
-        if (written) {
-          const handover = written.metadata?.handover === true
-          if (handover) await handOver(conversations, scope, m.session_id, 'AI not confident')
-          await settle(svc, m.message_id, holder, handover ? 'handed_over' : 'answered', null)
-          return
-        }
-      }
-      const stream = answerStream(svc, scope, m)
-      const answer = await answerQuery(
-        svc,
-        systemCaller(scope),
-        { query: m.content, session_id: m.session_id },
-        { onDelta: stream.onDelta },
-      )
-      await stream.end()
-      // the fence: an attempt that lost its lease (stalled past it, taken over) writes nothing; the taker answers
-      if (!(await lease.stillHeld())) {
-        svc.log.warn({ message_id: m.message_id, holder }, 'AI reply lease lost before writing: left to its taker')
+  handlers: [on(ConversationEvents.messageCreated, (event, svc) => reply(event, svc))],
+}
+
+/** The AI's answer to one message, once (see conversationReplies). */
+async function reply({ envelope, data: m }: ConsumedEvent<MessageFacts>, svc: AiService): Promise<void> {
+  const conversations = svc.conversations
+  if (!svc.config.replies_enabled || !conversations || !aiAnswers(m)) return
+  const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
+  const row = { message_id: m.message_id, session_id: m.session_id, ...scope, created_at: nowIso() }
+  const holder = `${hostname()}/${process.pid}/${randomUUID()}`
+  const claim = await claimOrWait(svc, row, holder)
+  if (!claim) return
+  const lease = keepLease(svc, m.message_id, holder)
+  try {
+    if (claim.kind === 'taken_over') {
+      // the attempt that held it died (or failed after writing): its answer may be written already
+      const written = await writtenReply(conversations, scope, m)
+      if (written) {
+        const handover = written.metadata?.handover === true
+        if (handover) await handOver(conversations, scope, m.session_id, 'AI not confident')
+        await settle(svc, m.message_id, holder, handover ? 'handed_over' : 'answered', null)
         return
       }
-      const handover = answer.strategy === 'transfer' || answer.confidence < svc.config.min_confidence
-      const metadata = {
-        in_reply_to: m.message_id,
-        query_id: answer.query_id,
-        strategy: answer.strategy,
-        confidence: answer.confidence,
-        handover,
-        sources: answer.sources.map((s) => ({ document_id: s.document_id, title: s.title, source: s.source })),
-      }
-      const posted = await conversations.call(
-        'POST',
-        `/internal/sessions/${encodeURIComponent(m.session_id)}/messages`,
-        { sender: 'ai', content: handover ? HANDOFF_REPLY : answer.content, metadata },
-        { scope },
-      )
-      // 404/409: the session went away or closed meanwhile; nothing to answer any more
-      if (posted.status >= 500) throw new Error(`conversations answered ${posted.status} to the AI reply`)
-      if (handover && posted.status < 300) {
-        await handOver(
-          conversations,
-          scope,
-          m.session_id,
-          answer.strategy === 'transfer' ? 'customer asked for a human' : 'AI not confident',
-        )
-      }
-      const outcome = posted.status >= 300 ? 'skipped' : handover ? 'handed_over' : 'answered'
-      await settle(svc, m.message_id, holder, outcome, answer.query_id)
-    } catch (err) {
-      // failed, not dead: the redelivery (after the bus's delay) takes the message over without waiting the lease out
-      await releaseReply(svc.db, m.message_id, holder).catch(() => undefined)
-      throw err
-    } finally {
-      lease.stop()
     }
-  },
+    const stream = answerStream(svc, scope, m)
+    const answer = await answerQuery(
+      svc,
+      systemCaller(scope),
+      { query: m.content, session_id: m.session_id },
+      { onDelta: stream.onDelta },
+    )
+    await stream.end()
+    // the fence: an attempt that lost its lease (stalled past it, taken over) writes nothing; the taker answers
+    if (!(await lease.stillHeld())) {
+      svc.log.warn({ message_id: m.message_id, holder }, 'AI reply lease lost before writing: left to its taker')
+      return
+    }
+    const handover = answer.strategy === 'transfer' || answer.confidence < svc.config.min_confidence
+    const metadata = {
+      in_reply_to: m.message_id,
+      query_id: answer.query_id,
+      strategy: answer.strategy,
+      confidence: answer.confidence,
+      handover,
+      sources: answer.sources.map((s) => ({ document_id: s.document_id, title: s.title, source: s.source })),
+    }
+    const posted = await conversations.call(
+      'POST',
+      `/internal/sessions/${encodeURIComponent(m.session_id)}/messages`,
+      { sender: 'ai', content: handover ? HANDOFF_REPLY : answer.content, metadata },
+      { scope },
+    )
+    // 404/409: the session went away or closed meanwhile; nothing to answer any more
+    if (posted.status >= 500) throw new Error(`conversations answered ${posted.status} to the AI reply`)
+    if (handover && posted.status < 300) {
+      await handOver(
+        conversations,
+        scope,
+        m.session_id,
+        answer.strategy === 'transfer' ? 'customer asked for a human' : 'AI not confident',
+      )
+    }
+    const outcome = posted.status >= 300 ? 'skipped' : handover ? 'handed_over' : 'answered'
+    await settle(svc, m.message_id, holder, outcome, answer.query_id)
+  } catch (err) {
+    // failed, not dead: the redelivery (after the bus's delay) takes the message over without waiting the lease out
+    await releaseReply(svc.db, m.message_id, holder).catch(() => undefined)
+    throw err
+  } finally {
+    lease.stop()
+  }
 }
 
 /**

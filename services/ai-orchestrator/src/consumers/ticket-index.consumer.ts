@@ -1,8 +1,8 @@
-import type { Static, TSchema } from '@sinclair/typebox'
-import { Value } from '@sinclair/typebox/value'
+import type { Static } from '@sinclair/typebox'
 import { TicketEvents } from '@switchboard/contracts'
-import { type ConsumerDef, versionOf } from '@switchboard/platform'
+import { type ConsumedEvent, type ConsumerDef, type ConsumerTx, on, versionOf } from '@switchboard/platform'
 import type { AiService } from '../context.ts'
+import type { AiDatabase } from '../db/database.ts'
 import { changeTicketStatus, projectTicket } from '../db/ticket-index.repository.ts'
 
 export const TICKET_INDEX_CONSUMER = 'ai-ticket-index'
@@ -23,47 +23,39 @@ export const ticketIndex: ConsumerDef<AiService> = {
   subjects: ['tickets.ticket.>'],
   idempotency: 'inbox',
   options: (svc) => ({ maxDeliver: svc.config.consumer_max_deliver }),
-  async handle(_svc, { envelope }, tx) {
-    const v = versionOf(envelope)
-    // tickets scopes every event by the ticket's own scope; one without is a bug upstream, dead-lettered
-    if (!envelope.tenant_id || !envelope.workspace_id) throw new Error(`${envelope.type} ${envelope.id} has no scope`)
-    const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
-    const project = (t: Facts) =>
-      projectTicket(
-        tx.db,
-        {
-          ticket_id: t.ticket_id,
-          ...scope,
-          title: t.title,
-          status: t.status,
-          category: t.category,
-          priority: t.priority,
-          created_at: new Date(t.created_at).toISOString(),
-        },
-        v,
-      )
-    switch (envelope.type) {
-      case TicketEvents.created.type:
-        return project(payload(TicketEvents.created, envelope.data))
-      case TicketEvents.updated.type:
-        return project(payload(TicketEvents.updated, envelope.data).ticket)
-      case TicketEvents.statusChanged.type: {
-        const d = payload(TicketEvents.statusChanged, envelope.data)
-        if (!(await changeTicketStatus(tx.db, d.ticket_id, d.to, v))) {
-          throw new Error(`ticket ${d.ticket_id} not indexed yet`)
-        }
-        return
+  handlers: [
+    on(TicketEvents.created, (event, tx) => project(event, event.data, tx)),
+    on(TicketEvents.updated, (event, tx) => project(event, event.data.ticket, tx)),
+    on(TicketEvents.statusChanged, async (event, tx) => {
+      scopeOf(event)
+      const { ticket_id, to } = event.data
+      if (!(await changeTicketStatus(tx.db, ticket_id, to, versionOf(event.envelope)))) {
+        throw new Error(`ticket ${ticket_id} not indexed yet`)
       }
-    }
-    // closed, session_linked: nothing assist shows
-  },
+    }),
+  ],
+  // closed, session_linked: nothing assist shows
 }
 
-/** An event's data checked against its contract; a mismatch is thrown (redelivered, then dead-lettered), not skipped. */
-function payload<T extends TSchema>(def: { type: string; data: T }, data: unknown): Static<T> {
-  if (!Value.Check(def.data, data)) {
-    const first = Value.Errors(def.data, data).First()
-    throw new Error(`${def.type} does not match its contract: ${first?.path || '/'} ${first?.message ?? ''}`)
-  }
-  return data as Static<T>
+/** A whole ticket (created, updated), in its own scope. */
+function project(event: ConsumedEvent<unknown>, t: Facts, tx: ConsumerTx<AiDatabase>) {
+  return projectTicket(
+    tx.db,
+    {
+      ticket_id: t.ticket_id,
+      ...scopeOf(event),
+      title: t.title,
+      status: t.status,
+      category: t.category,
+      priority: t.priority,
+      created_at: new Date(t.created_at).toISOString(),
+    },
+    versionOf(event.envelope),
+  )
+}
+
+/** tickets scopes every event by the ticket's own scope; one without is a bug upstream, dead-lettered. */
+function scopeOf({ envelope }: ConsumedEvent<unknown>) {
+  if (!envelope.tenant_id || !envelope.workspace_id) throw new Error(`${envelope.type} ${envelope.id} has no scope`)
+  return { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
 }

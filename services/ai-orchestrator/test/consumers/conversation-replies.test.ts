@@ -152,8 +152,11 @@ function deliver(svc: AiService, m: ReturnType<typeof message>) {
     data: m,
   })
   const delivery: Delivery = { subject: envelope.type, envelope, seq: 1, deliveryCount: 1, headers: {} }
-  if (conversationReplies.idempotency !== 'handler') throw new Error('the AI replies consumer is idempotent itself')
-  return conversationReplies.handle(svc, delivery)
+  if (conversationReplies.idempotency !== 'handler' || !('handlers' in conversationReplies)) {
+    throw new Error('the AI replies consumer is idempotent itself, with typed handlers')
+  }
+  const [handler] = conversationReplies.handlers
+  return handler!.handle({ ...delivery, data: m }, svc)
 }
 
 const replyRow = (id: string) => ({

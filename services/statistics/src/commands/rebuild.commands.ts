@@ -1,9 +1,10 @@
-import { type Delivery, subjectMatches } from '@switchboard/events'
-import { type Kysely, sql } from 'kysely'
+import { type Delivery, forgetInbox, subjectMatches } from '@switchboard/events'
+import { replayInbox } from '@switchboard/platform'
+import { sql } from 'kysely'
 import { AI_PROJECTION } from '../consumers/ai.consumer.ts'
-import { applyBatch, MAX_BATCH } from '../consumers/batching.ts'
 import { CONVERSATIONS_PROJECTION } from '../consumers/conversations.consumer.ts'
 import { IDENTITY_PROJECTION } from '../consumers/identity.consumer.ts'
+import { MAX_BATCH } from '../consumers/projection.ts'
 import { PROJECTIONS, type Projection } from '../consumers/projections.ts'
 import { TICKETS_PROJECTION } from '../consumers/tickets.consumer.ts'
 import type { StatisticsService } from '../context.ts'
@@ -74,8 +75,7 @@ export async function resetProjection(svc: StatisticsService, def: Projection): 
         .set(Object.fromEntries(owned.daily.map((c) => [c, 0])))
         .execute()
     }
-    // the inbox belongs to @switchboard/events, not to the service's typed tables
-    await (trx as unknown as Kysely<any>).deleteFrom('inbox').where('consumer', '=', def.durable).execute()
+    await forgetInbox(trx, def.durable)
     await startRebuild(trx, def.durable, new Date().toISOString())
   })
 }
@@ -114,10 +114,10 @@ export async function replayProjection(
   const report: RebuildReport = { projection: def.durable, stream: def.stream, events: 0, applied: 0, failed: [] }
   const markEvery = opts.markEvery ?? 500
   const later: Delivery[] = []
-  // the replay applies its events in batches (one transaction each, as the live consumers do: consumers/batching.ts)
+  // the replay applies its events in batches (one transaction each, as the live consumers do: the `batch` option)
   let chunk: Delivery[] = []
   const flush = async () => {
-    const outcomes = await applyBatch(svc, def, chunk)
+    const outcomes = await replayInbox(svc, def, chunk)
     outcomes.forEach((o, i) => {
       if (!o.ok) later.push(chunk[i]!)
       else if (o.applied) report.applied++
@@ -142,7 +142,7 @@ export async function replayProjection(
   })
   if (chunk.length > 0) await flush()
   for (const d of later) {
-    const [o] = await applyBatch(svc, def, [d])
+    const [o] = await replayInbox(svc, def, [d])
     if (o?.ok) {
       if (o.applied) report.applied++
     } else {

@@ -1,11 +1,10 @@
 import { AiEvents } from '@switchboard/contracts'
-import type { ConsumerDef } from '@switchboard/platform'
-import type { StatisticsService } from '../context.ts'
+import { nowIso, on } from '@switchboard/platform'
 import { countAnswer } from '../db/aggregates.repository.ts'
 import { bumpDaily } from '../db/daily-stats.repository.ts'
 import type { DailyCounter } from '../db/database.ts'
 import { dayOf } from '../domain/dates.ts'
-import { payload } from './payload.ts'
+import { projection } from './projection.ts'
 import { scopeOfEvent } from './scope.ts'
 
 export const AI_PROJECTION = 'statistics-ai'
@@ -23,21 +22,21 @@ const PLATFORM = { tenant_id: '', workspace_id: '' }
  * were behind it, `compat_provider_usage_count` when that provider was the compatibility one. Both in DailyStats
  * (system level) and in ai_days under the envelope's scope (the asker's), which the reports read. Applied once (inbox).
  */
-export const aiProjection: ConsumerDef<StatisticsService> = {
+export const aiProjection = projection({
   durable: AI_PROJECTION,
   stream: 'AI',
   subjects: ['ai.>'],
-  idempotency: 'inbox',
-  options: (svc) => ({ maxDeliver: svc.config.consumer_max_deliver }),
-  async handle(_svc, { envelope }, tx) {
-    if (envelope.type !== AiEvents.queryAnswered.type) return
-    const a = payload(AiEvents.queryAnswered, envelope.data)
-    const day = dayOf(new Date(a.answered_at).toISOString())
-    const now = new Date().toISOString()
-    const moved: DailyCounter[] = ['ai_usage_count']
-    if (EXTERNAL.has(a.provider)) moved.push('knowledge_provider_usage_count')
-    if (a.provider === 'compatibility') moved.push('compat_provider_usage_count')
-    await countAnswer(tx.db, scopeOfEvent(envelope) ?? PLATFORM, day, Object.fromEntries(moved.map((c) => [c, 1])))
-    for (const counter of moved) await bumpDaily(tx.db, day, counter, now)
-  },
-}
+  handlers: [
+    on(AiEvents.queryAnswered, (event, tx) => {
+      const a = event.data
+      const day = dayOf(new Date(a.answered_at).toISOString())
+      const now = nowIso()
+      const moved: DailyCounter[] = ['ai_usage_count']
+      if (EXTERNAL.has(a.provider)) moved.push('knowledge_provider_usage_count')
+      if (a.provider === 'compatibility') moved.push('compat_provider_usage_count')
+      const scope = scopeOfEvent(event.envelope) ?? PLATFORM
+      countAnswer(tx.work, scope, day, Object.fromEntries(moved.map((c) => [c, 1])))
+      for (const counter of moved) bumpDaily(tx.work, day, counter, now)
+    }),
+  ],
+})

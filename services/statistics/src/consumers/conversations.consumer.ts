@@ -1,67 +1,63 @@
 import { ConversationEvents, type SessionFacts } from '@switchboard/contracts'
-import { type ConsumerDef, versionOf } from '@switchboard/platform'
-import type { StatisticsService } from '../context.ts'
+import type { Delivery } from '@switchboard/events'
+import { nowIso, on, type Scope, versionOf } from '@switchboard/platform'
 import { countMessage, projectSession } from '../db/conversations.repository.ts'
 import { bumpDaily } from '../db/daily-stats.repository.ts'
+import type { StatsTx } from '../db/unit-of-work.ts'
 import { dayOf, quarterHourOf } from '../domain/dates.ts'
-import { payload } from './payload.ts'
+import { projection } from './projection.ts'
 import { scopeOfEvent } from './scope.ts'
 
 export const CONVERSATIONS_PROJECTION = 'statistics-conversations'
 
 const C = ConversationEvents
 
-/**
- * The session facts of each session event, read through that event's own contract: the whole payload, or its
- * `session` (assigned, transferred, released each have a shape of their own around it). One contract per type, so an
- * event is never checked against another's (a transfer checked as an assignment failed on `previous_agent_id` and
- * was dead-lettered).
- */
-const SESSION_OF: ReadonlyMap<string, (data: unknown) => SessionFacts> = new Map([
-  [C.sessionCreated.type, (d: unknown) => payload(C.sessionCreated, d)],
-  [C.sessionClosed.type, (d: unknown) => payload(C.sessionClosed, d)],
-  [C.sessionReopened.type, (d: unknown) => payload(C.sessionReopened, d)],
-  [C.sessionLinked.type, (d: unknown) => payload(C.sessionLinked, d)],
-  [C.sessionAssigned.type, (d: unknown) => payload(C.sessionAssigned, d).session],
-  [C.sessionTransferred.type, (d: unknown) => payload(C.sessionTransferred, d).session],
-  [C.sessionReleased.type, (d: unknown) => payload(C.sessionReleased, d).session],
-])
+function requireScope({ envelope }: Delivery): Scope {
+  const scope = scopeOfEvent(envelope)
+  if (!scope) throw new Error(`${envelope.type} ${envelope.id} has no scope`)
+  return scope
+}
+
+/** A session as its event describes it (every session event carries it whole, so the newest wins). */
+async function session(event: Delivery, s: SessionFacts, tx: StatsTx) {
+  const scope = requireScope(event)
+  const createdAt = new Date(s.started_at).toISOString()
+  const made = await projectSession(tx, {
+    session_id: s.session_id,
+    ...scope,
+    status: s.status,
+    created_at: createdAt,
+    ...versionOf(event.envelope),
+  })
+  if (made) bumpDaily(tx.work, dayOf(createdAt), 'total_sessions', nowIso())
+}
 
 /**
- * conversations' events → sessions (status, created_at = started_at: a release leaves its session active with no agent)
- * and message counts per scope and quarter hour,
- * and DailyStats' total_sessions (a session's first event) and total_messages (each message, on its own day).
- * Every session event carries the session whole, so the newest wins; each event is applied once (inbox).
+ * conversations' events → sessions (status, created_at = started_at: a release leaves its session active with no
+ * agent) and message counts per scope and quarter hour, and DailyStats' total_sessions (a session's first event) and
+ * total_messages (each message, on its own day). Each session event is checked against its own contract: the whole
+ * payload, or its `session` (assigned, transferred, released each have a shape of their own around it). The queue's
+ * events move nothing. Each event is applied once (inbox).
  */
-export const conversationsProjection: ConsumerDef<StatisticsService> = {
+export const conversationsProjection = projection({
   durable: CONVERSATIONS_PROJECTION,
   stream: 'CONVERSATIONS',
   subjects: ['conversations.>'],
-  idempotency: 'inbox',
-  options: (svc) => ({ maxDeliver: svc.config.consumer_max_deliver }),
-  async handle(svc, { envelope }, tx) {
-    const sessionOf = SESSION_OF.get(envelope.type)
-    if (!sessionOf && envelope.type !== C.messageCreated.type) return // the queue's events
-    const scope = scopeOfEvent(envelope)
-    if (!scope) throw new Error(`${envelope.type} ${envelope.id} has no scope`)
-    const now = new Date().toISOString()
-    if (!sessionOf) {
-      const m = payload(C.messageCreated, envelope.data)
+  handlers: [
+    on(C.sessionCreated, (event, tx) => session(event, event.data, tx)),
+    on(C.sessionClosed, (event, tx) => session(event, event.data, tx)),
+    on(C.sessionReopened, (event, tx) => session(event, event.data, tx)),
+    on(C.sessionLinked, (event, tx) => session(event, event.data, tx)),
+    on(C.sessionAssigned, (event, tx) => session(event, event.data.session, tx)),
+    on(C.sessionTransferred, (event, tx) => session(event, event.data.session, tx)),
+    on(C.sessionReleased, (event, tx) => session(event, event.data.session, tx)),
+    on(C.messageCreated, (event, tx) => {
+      const scope = requireScope(event)
+      const m = event.data
       // an internal note is staff talking among themselves, not conversation traffic: not counted
       if (m.visibility === 'internal') return
-      await countMessage(tx.db, scope, m.created_at, quarterHourOf(m.created_at))
-      await bumpDaily(tx.db, dayOf(m.created_at), 'total_messages', now)
-      return
-    }
-    const s = sessionOf(envelope.data)
-    const createdAt = new Date(s.started_at).toISOString()
-    const made = await projectSession(tx.db, svc.dialect, {
-      session_id: s.session_id,
-      ...scope,
-      status: s.status,
-      created_at: createdAt,
-      ...versionOf(envelope),
-    })
-    if (made) await bumpDaily(tx.db, dayOf(createdAt), 'total_sessions', now)
-  },
-}
+      countMessage(tx.work, scope, m.created_at, quarterHourOf(m.created_at))
+      bumpDaily(tx.work, dayOf(m.created_at), 'total_messages', nowIso())
+    }),
+  ],
+})

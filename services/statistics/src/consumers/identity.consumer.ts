@@ -1,5 +1,5 @@
 import { IdentityEvents } from '@switchboard/contracts'
-import { type ConsumerDef, type Scope, versionOf } from '@switchboard/platform'
+import { on, type Scope, versionOf } from '@switchboard/platform'
 import type { Kysely } from 'kysely'
 import type { StatisticsService } from '../context.ts'
 import type { StatisticsDatabase } from '../db/database.ts'
@@ -10,7 +10,7 @@ import {
   upsertCustomer,
   upsertUserRole,
 } from '../db/directory.repository.ts'
-import { payload } from './payload.ts'
+import { projection } from './projection.ts'
 import { scopeOfEvent } from './scope.ts'
 
 export const IDENTITY_PROJECTION = 'statistics-identity'
@@ -21,66 +21,54 @@ type Db = Kysely<StatisticsDatabase>
  * identity's users (role), customers (scope, source) and agents (name, department, status, response time, rating):
  * what total_customers, total_agents, online/busy agents, avg_response_time, agent performance and customer
  * sources are computed from. Starts at the beginning of the IDENTITY stream, so a new deployment builds the
- * directory by replay; each event is applied once (inbox) and only if newer than the row (newest wins).
+ * directory by replay; each event is applied once (inbox) and only if newer than the row (newest wins). Token state,
+ * tenants and workspaces are not statistics' business.
  */
-export const identityProjection: ConsumerDef<StatisticsService> = {
+export const identityProjection = projection({
   durable: IDENTITY_PROJECTION,
   stream: 'IDENTITY',
   // one filter, not five: several filter subjects need NATS 2.10, and the platform keeps 2.9 working
   subjects: ['identity.>'],
-  idempotency: 'inbox',
-  options: (svc) => ({ maxDeliver: svc.config.consumer_max_deliver }),
-  async handle(svc, { envelope }, tx) {
-    const v = versionOf(envelope)
-    const scope = scopeOfEvent(envelope)
-    switch (envelope.type) {
-      case IdentityEvents.userRegistered.type:
-      case IdentityEvents.userRoleChanged.type: {
-        const d = payload(IdentityEvents.userRoleChanged, envelope.data)
-        await upsertUserRole(tx.db, svc.dialect, d.user_id, d.role, v)
-        return
-      }
-      case IdentityEvents.customerUpserted.type: {
-        const d = payload(IdentityEvents.customerUpserted, envelope.data)
-        const at = scope ?? (await storedScope(tx.db, 'customers', d.customer_id))
-        if (!at) return skipUnscoped(svc, envelope.type, envelope.id)
-        await upsertCustomer(tx.db, svc.dialect, {
-          customer_id: d.customer_id,
-          user_id: d.user_id,
-          ...at,
-          source: d.source,
-          ...v,
-        })
-        return
-      }
-      case IdentityEvents.agentUpserted.type: {
-        const d = payload(IdentityEvents.agentUpserted, envelope.data)
-        const at = scope ?? (await storedScope(tx.db, 'agents', d.agent_id))
-        if (!at) return skipUnscoped(svc, envelope.type, envelope.id)
-        await upsertAgent(tx.db, {
-          agent_id: d.agent_id,
-          user_id: d.user_id,
-          ...at,
-          name: d.name,
-          department: d.department,
-          status: d.status,
-          avg_response_time: d.avg_response_time,
-          rating: d.rating,
-          ...v,
-        })
-        return
-      }
-      case IdentityEvents.agentStatusChanged.type: {
-        const d = payload(IdentityEvents.agentStatusChanged, envelope.data)
-        // Replicas share this consumer, so a status change may come before its agent's upsert: retried, not lost.
-        if (!(await agentExists(tx.db, d.agent_id))) throw new Error(`agent ${d.agent_id} not projected yet`)
-        await applyAgentStatus(tx.db, d.agent_id, d.status, v)
-        return
-      }
-    }
-    // token state, tenants and workspaces are not statistics' business
-  },
-}
+  handlers: [
+    on(IdentityEvents.userRegistered, (event, tx) =>
+      upsertUserRole(tx, event.data.user_id, event.data.role, versionOf(event.envelope)),
+    ),
+    on(IdentityEvents.userRoleChanged, (event, tx) =>
+      upsertUserRole(tx, event.data.user_id, event.data.role, versionOf(event.envelope)),
+    ),
+    on(IdentityEvents.customerUpserted, async ({ envelope, data: d }, tx, svc) => {
+      const at = scopeOfEvent(envelope) ?? (await storedScope(tx.db, 'customers', d.customer_id))
+      if (!at) return skipUnscoped(svc, envelope.type, envelope.id)
+      await upsertCustomer(tx, {
+        customer_id: d.customer_id,
+        user_id: d.user_id,
+        ...at,
+        source: d.source,
+        ...versionOf(envelope),
+      })
+    }),
+    on(IdentityEvents.agentUpserted, async ({ envelope, data: d }, tx, svc) => {
+      const at = scopeOfEvent(envelope) ?? (await storedScope(tx.db, 'agents', d.agent_id))
+      if (!at) return skipUnscoped(svc, envelope.type, envelope.id)
+      await upsertAgent(tx.db, {
+        agent_id: d.agent_id,
+        user_id: d.user_id,
+        ...at,
+        name: d.name,
+        department: d.department,
+        status: d.status,
+        avg_response_time: d.avg_response_time,
+        rating: d.rating,
+        ...versionOf(envelope),
+      })
+    }),
+    on(IdentityEvents.agentStatusChanged, async ({ envelope, data: d }, tx) => {
+      // Replicas share this consumer, so a status change may come before its agent's upsert: retried, not lost.
+      if (!(await agentExists(tx.db, d.agent_id))) throw new Error(`agent ${d.agent_id} not projected yet`)
+      await applyAgentStatus(tx.db, d.agent_id, d.status, versionOf(envelope))
+    }),
+  ],
+})
 
 /**
  * A record identity touched for an unscoped admin: its event has no scope, the row we hold has. Read in the

@@ -1,7 +1,7 @@
+import type { Static } from '@sinclair/typebox'
 import { TicketEvents, TicketSatisfactionEvents, TicketSlaEvents } from '@switchboard/contracts'
 import type { Delivery } from '@switchboard/events'
-import { type ConsumerDef, type Scope, type Tx, type Version, versionOf } from '@switchboard/platform'
-import type { StatisticsService } from '../context.ts'
+import { type ConsumedEvent, nowIso, on, type Scope, type Tx, type Version, versionOf } from '@switchboard/platform'
 import { bumpDaily } from '../db/daily-stats.repository.ts'
 import type { StatisticsDatabase } from '../db/database.ts'
 import {
@@ -11,75 +11,71 @@ import {
   projectTicket,
   recordViolation,
 } from '../db/tickets.repository.ts'
+import type { StatsTx, UnitOfWork } from '../db/unit-of-work.ts'
 import { dayOf } from '../domain/dates.ts'
-import { payload } from './payload.ts'
+import { projection } from './projection.ts'
 import { scopeOfEvent } from './scope.ts'
 
 export const TICKETS_PROJECTION = 'statistics-tickets'
+
+type Rating = ConsumedEvent<Static<typeof TicketSatisfactionEvents.rated.data>>
+
+/** A rating, whole (rated, changed, removed: each carries it); `removed` marks a removal. */
+async function rating(event: Rating, tx: StatsTx) {
+  const d = event.data
+  await projectSatisfaction(tx, {
+    satisfaction_id: d.satisfaction_id,
+    // a conversation's rating from the widget may have no ticket: kept (and counted) all the same
+    ticket_id: d.ticket_id ?? '',
+    ...requireScope(event),
+    rating: d.rating,
+    created_at: new Date(d.rated_at).toISOString(),
+    removed: event.envelope.type === TicketSatisfactionEvents.removed.type ? 1 : 0,
+    ...versionOf(event.envelope),
+  })
+}
 
 /**
  * tickets' events → the tickets, ratings and SLA violations read models, and DailyStats' total_tickets (a ticket's
  * first event), resolved_tickets (the change that set its resolved_at) and sla_violations (a new violation), each on
  * the day of the record's own timestamp, so a replay moves the same days. Applied once (inbox); whole-record
- * events newest-wins.
+ * events newest-wins. Comments, session links and surveys move no statistic.
  */
-export const ticketsProjection: ConsumerDef<StatisticsService> = {
+export const ticketsProjection = projection({
   durable: TICKETS_PROJECTION,
   stream: 'TICKETS',
   subjects: ['tickets.>'],
-  idempotency: 'inbox',
-  options: (svc) => ({ maxDeliver: svc.config.consumer_max_deliver }),
-  async handle(svc, { envelope }, tx) {
-    const v = versionOf(envelope)
-    const scope = scopeOfEvent(envelope)
-    const now = new Date().toISOString()
-    switch (envelope.type) {
-      case TicketEvents.created.type:
-        return ticketFacts(svc, tx, requireScope(scope, envelope), payload(TicketEvents.created, envelope.data), v, now)
-      case TicketEvents.updated.type: {
-        const d = payload(TicketEvents.updated, envelope.data)
-        return ticketFacts(svc, tx, requireScope(scope, envelope), d.ticket, v, now)
+  handlers: [
+    on(TicketEvents.created, (event, tx) =>
+      ticketFacts(tx, requireScope(event), event.data, versionOf(event.envelope)),
+    ),
+    on(TicketEvents.updated, (event, tx) =>
+      ticketFacts(tx, requireScope(event), event.data.ticket, versionOf(event.envelope)),
+    ),
+    on(TicketEvents.statusChanged, async (event, tx) => {
+      const d = event.data
+      const resolvedAt = d.resolved_at ? new Date(d.resolved_at).toISOString() : null
+      const change = await changeTicketStatus(tx, d.ticket_id, d.to, versionOf(event.envelope), resolvedAt)
+      // replicas share this consumer: a change may come before the ticket's creation, so it is retried
+      if (!change.found) throw new Error(`ticket ${d.ticket_id} not projected yet`)
+      if (resolvedAt && change.resolved) bumpDaily(tx.work, dayOf(resolvedAt), 'resolved_tickets', nowIso())
+    }),
+    on(TicketSatisfactionEvents.rated, rating),
+    on(TicketSatisfactionEvents.changed, rating),
+    on(TicketSatisfactionEvents.removed, rating),
+    on(TicketSlaEvents.violated, async (event, tx) => {
+      const d = event.data
+      const violatedAt = new Date(d.violated_at).toISOString()
+      const row = { violation_id: d.violation_id, ticket_id: d.ticket_id, ...requireScope(event) }
+      if (await recordViolation(tx, { ...row, violated_at: violatedAt })) {
+        bumpDaily(tx.work, dayOf(violatedAt), 'sla_violations', nowIso())
       }
-      case TicketEvents.statusChanged.type: {
-        const d = payload(TicketEvents.statusChanged, envelope.data)
-        const resolvedAt = d.resolved_at ? new Date(d.resolved_at).toISOString() : null
-        const change = await changeTicketStatus(tx.db, svc.dialect, d.ticket_id, d.to, v, resolvedAt)
-        // replicas share this consumer: a change may come before the ticket's creation, so it is retried
-        if (!change.found) throw new Error(`ticket ${d.ticket_id} not projected yet`)
-        if (resolvedAt && change.resolved) await bumpDaily(tx.db, dayOf(resolvedAt), 'resolved_tickets', now)
-        return
-      }
-      case TicketSatisfactionEvents.rated.type:
-      case TicketSatisfactionEvents.changed.type:
-      case TicketSatisfactionEvents.removed.type: {
-        const d = payload(TicketSatisfactionEvents.rated, envelope.data)
-        await projectSatisfaction(tx.db, svc.dialect, {
-          satisfaction_id: d.satisfaction_id,
-          // a conversation's rating from the widget may have no ticket: kept (and counted) all the same
-          ticket_id: d.ticket_id ?? '',
-          ...requireScope(scope, envelope),
-          rating: d.rating,
-          created_at: new Date(d.rated_at).toISOString(),
-          removed: envelope.type === TicketSatisfactionEvents.removed.type ? 1 : 0,
-          ...v,
-        })
-        return
-      }
-      case TicketSlaEvents.violated.type: {
-        const d = payload(TicketSlaEvents.violated, envelope.data)
-        const violatedAt = new Date(d.violated_at).toISOString()
-        const row = { violation_id: d.violation_id, ticket_id: d.ticket_id, ...requireScope(scope, envelope) }
-        if (await recordViolation(tx.db, { ...row, violated_at: violatedAt })) {
-          await bumpDaily(tx.db, dayOf(violatedAt), 'sla_violations', now)
-        }
-        return
-      }
-    }
-    // comments, session links and surveys move no statistic
-  },
-}
+    }),
+  ],
+  prepare: prepareTickets,
+})
 
-/** The events that read and write a ticket's row, and where their data names it. */
+/** The events that read and write a ticket's row, and where their data names it (checked by then). */
 const TICKET_OF: Record<string, (data: any) => unknown> = {
   [TicketEvents.created.type]: (d) => d?.ticket_id,
   [TicketEvents.updated.type]: (d) => d?.ticket?.ticket_id,
@@ -87,17 +83,16 @@ const TICKET_OF: Record<string, (data: any) => unknown> = {
 }
 
 /** Before a batch's handlers run: the tickets its events name, read once (db/tickets.repository.ts). */
-export async function prepareTickets(svc: StatisticsService, db: Tx<StatisticsDatabase>['db'], batch: Delivery[]) {
-  const ids = batch.flatMap(({ envelope }) => {
+async function prepareTickets(work: UnitOfWork, events: readonly Delivery[], tx: Tx<StatisticsDatabase>) {
+  const ids = events.flatMap(({ envelope }) => {
     const id = TICKET_OF[envelope.type]?.(envelope.data)
     return typeof id === 'string' ? [id] : []
   })
-  if (ids.length > 0) await preloadTickets(db, svc.dialect, ids)
+  if (ids.length > 0) await preloadTickets(tx, work, ids)
 }
 
 async function ticketFacts(
-  svc: StatisticsService,
-  tx: Tx<StatisticsDatabase>,
+  tx: StatsTx,
   scope: Scope,
   t: {
     ticket_id: string
@@ -108,10 +103,9 @@ async function ticketFacts(
     created_at: string
   },
   v: Version,
-  now: string,
 ) {
   const createdAt = new Date(t.created_at).toISOString()
-  const made = await projectTicket(tx.db, svc.dialect, {
+  const made = await projectTicket(tx, {
     ticket_id: t.ticket_id,
     ...scope,
     agent_id: t.agent_id,
@@ -121,11 +115,12 @@ async function ticketFacts(
     created_at: createdAt,
     ...v,
   })
-  if (made) await bumpDaily(tx.db, dayOf(createdAt), 'total_tickets', now)
+  if (made) bumpDaily(tx.work, dayOf(createdAt), 'total_tickets', nowIso())
 }
 
 /** tickets always scopes its events by the record's own scope; one without is a bug upstream, dead-lettered. */
-function requireScope(scope: Scope | null, envelope: { type: string; id: string }): Scope {
+function requireScope({ envelope }: Delivery): Scope {
+  const scope = scopeOfEvent(envelope)
   if (!scope) throw new Error(`${envelope.type} ${envelope.id} has no scope`)
   return scope
 }

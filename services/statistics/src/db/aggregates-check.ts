@@ -1,12 +1,8 @@
 import type { Dialect } from '@switchboard/platform'
 import type { Kysely } from 'kysely'
 import { AGGREGATES } from './aggregates.repository.ts'
+import { buildAggregates } from './aggregates-build.ts'
 import type { StatisticsDatabase } from './database.ts'
-import {
-  buildConversationAggregates,
-  buildDirectoryAggregates,
-  buildTicketAggregates,
-} from './migrations/20261124_0003_aggregates.ts'
 
 type Rows = Map<string, Record<string, number>>
 
@@ -28,7 +24,7 @@ async function readAggregates(db: Kysely<any>): Promise<Map<string, Rows>> {
 const ROLLBACK = Symbol('rollback')
 
 /**
- * How the aggregates the projections kept differ from the ones the raw rows give (the migration's set-based build,
+ * How the aggregates the projections kept differ from the ones the raw rows give (the set-based build,
  * made in a transaction that is rolled back): one line per differing row, none when they are equal. For tests and
  * the benchmark; on PostgreSQL it locks the aggregates while it runs.
  */
@@ -37,10 +33,7 @@ export async function aggregatesDrift(db: Kysely<StatisticsDatabase>, dialect: D
   let built = new Map<string, Rows>()
   try {
     await db.transaction().execute(async (trx) => {
-      for (const table of Object.keys(AGGREGATES)) await (trx as Kysely<any>).deleteFrom(table).execute()
-      await buildDirectoryAggregates(trx)
-      await buildTicketAggregates(trx, dialect)
-      await buildConversationAggregates(trx, dialect)
+      await buildAggregates(trx, dialect)
       built = await readAggregates(trx)
       throw ROLLBACK
     })

@@ -2,7 +2,7 @@ import type { Scope } from '@switchboard/platform'
 import { type Kysely, sql } from 'kysely'
 import { dayOf } from '../domain/dates.ts'
 import type { StatisticsDatabase } from './database.ts'
-import { pendingOf } from './pending.ts'
+import type { UnitOfWork } from './unit-of-work.ts'
 
 type Db = Kysely<StatisticsDatabase>
 
@@ -165,33 +165,25 @@ function difference(before: Share[], after: Share[]): Share[] {
   return out
 }
 
-/**
- * `counter += by` on each aggregate row, made if missing: one upsert per row, so replicas add up. In one order
- * (table, key) whatever the event, so that two transactions moving the same rows never wait for each other in a
- * cycle (a deadlock).
- */
-export async function apply(db: Db, shares: Share[]): Promise<void> {
-  const deferred = pendingOf(db)
-  if (deferred) {
-    for (const s of shares) {
-      const id = idOf(s)
-      const row = deferred.shares.get(id) ?? { table: s.table, key: s.key, add: {} }
-      for (const [counter, by] of Object.entries(s.add)) row.add[counter] = (row.add[counter] ?? 0) + by
-      deferred.shares.set(id, row)
-    }
-    return
+/** `counter += by` on each aggregate row, added up in the batch's unit of work (written by writeShares). */
+export function apply(work: UnitOfWork, shares: Share[]): void {
+  for (const s of shares) {
+    const id = idOf(s)
+    const row = work.shares.get(id) ?? { table: s.table, key: s.key, add: {} }
+    for (const [counter, by] of Object.entries(s.add)) row.add[counter] = (row.add[counter] ?? 0) + by
+    work.shares.set(id, row)
   }
-  await applyNow(db, shares)
 }
 
 /** Aggregate rows per statement at most (their parameters stay far below either engine's limit). */
 const ROWS_PER_STATEMENT = 50
 
 /**
- * apply(), written now whatever is deferred (a batch's flush): per table, a few rows per upsert, each row's counters
- * added to what it holds (a counter a share does not move adds 0).
+ * A batch's shares written (its flush): per table, a few rows per upsert, each row's counters added to what it holds
+ * (a counter a share does not move adds 0), made if missing, so replicas add up. In one order (table, key) whatever
+ * the events, so that two transactions moving the same rows never wait for each other in a cycle (a deadlock).
  */
-export async function applyNow(db: Db, shares: Share[]): Promise<void> {
+export async function writeShares(db: Db, shares: Share[]): Promise<void> {
   const ordered = [...shares].sort((a, b) => (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0))
   const byTable = new Map<Aggregate, Share[]>()
   for (const s of ordered) byTable.set(s.table, [...(byTable.get(s.table) ?? []), s])
@@ -219,23 +211,25 @@ export async function applyNow(db: Db, shares: Share[]): Promise<void> {
 }
 
 /** A ticket made (before null), changed, or gone (after null): its aggregates follow. */
-export const moveTicket = (db: Db, before: TicketFacts | null, after: TicketFacts | null) =>
-  apply(db, difference(before ? ticketShares(before) : [], after ? ticketShares(after) : []))
+export const moveTicket = (work: UnitOfWork, before: TicketFacts | null, after: TicketFacts | null) =>
+  apply(work, difference(before ? ticketShares(before) : [], after ? ticketShares(after) : []))
 
-export const moveRating = (db: Db, before: RatingFacts | null, after: RatingFacts | null) =>
-  apply(db, difference(before ? ratingShares(before) : [], after ? ratingShares(after) : []))
+export const moveRating = (work: UnitOfWork, before: RatingFacts | null, after: RatingFacts | null) =>
+  apply(work, difference(before ? ratingShares(before) : [], after ? ratingShares(after) : []))
 
-export const moveSession = (db: Db, before: SessionFacts | null, after: SessionFacts | null) =>
-  apply(db, difference(before ? sessionShares(before) : [], after ? sessionShares(after) : []))
+export const moveSession = (work: UnitOfWork, before: SessionFacts | null, after: SessionFacts | null) =>
+  apply(work, difference(before ? sessionShares(before) : [], after ? sessionShares(after) : []))
 
 /** A new SLA violation, on its scope's day. */
-export const countViolation = (db: Db, scope: Scope, violatedAt: string) =>
-  apply(db, [{ table: 'ticket_days', key: { ...scopeOf(scope), day: dayOf(violatedAt) }, add: { sla_violations: 1 } }])
+export const countViolation = (work: UnitOfWork, scope: Scope, violatedAt: string) =>
+  apply(work, [
+    { table: 'ticket_days', key: { ...scopeOf(scope), day: dayOf(violatedAt) }, add: { sla_violations: 1 } },
+  ])
 
 /** One more message on its scope's day. */
-export const countMessageDay = (db: Db, scope: Scope, createdAt: string) =>
-  apply(db, [{ table: 'conversation_days', key: { ...scopeOf(scope), day: dayOf(createdAt) }, add: { messages: 1 } }])
+export const countMessageDay = (work: UnitOfWork, scope: Scope, createdAt: string) =>
+  apply(work, [{ table: 'conversation_days', key: { ...scopeOf(scope), day: dayOf(createdAt) }, add: { messages: 1 } }])
 
 /** One AI answer on its scope's day: `counters` are those it moves (ai_usage_count always). */
-export const countAnswer = (db: Db, scope: Scope, day: string, counters: Record<string, number>) =>
-  apply(db, [{ table: 'ai_days', key: { ...scopeOf(scope), day }, add: counters }])
+export const countAnswer = (work: UnitOfWork, scope: Scope, day: string, counters: Record<string, number>) =>
+  apply(work, [{ table: 'ai_days', key: { ...scopeOf(scope), day }, add: counters }])

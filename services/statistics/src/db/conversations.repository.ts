@@ -1,8 +1,8 @@
-import { type Dialect, storedIsOlder } from '@switchboard/platform'
+import { type Scope, storedIsOlder } from '@switchboard/platform'
 import type { Kysely } from 'kysely'
 import { countMessageDay, moveSession } from './aggregates.repository.ts'
 import type { SessionsTable, StatisticsDatabase } from './database.ts'
-import { pendingOf } from './pending.ts'
+import type { StatsTx, UnitOfWork } from './unit-of-work.ts'
 
 type Db = Kysely<StatisticsDatabase>
 
@@ -11,62 +11,46 @@ type Db = Kysely<StatisticsDatabase>
  * counted once in DailyStats whichever of its events arrived first. Its aggregates move with the row (the row is
  * locked on PostgreSQL before it changes, so the status it moves from is the one another replica sees next).
  */
-export async function projectSession(db: Db, dialect: Dialect, row: SessionsTable): Promise<boolean> {
+export async function projectSession(tx: StatsTx, row: SessionsTable): Promise<boolean> {
+  const { db, work } = tx
   const made = await db
     .insertInto('sessions')
     .values(row)
     .onConflict((oc) => oc.column('session_id').doNothing())
     .executeTakeFirst()
   if (Number(made.numInsertedOrUpdatedRows ?? 0n) > 0) {
-    await moveSession(db, null, row)
+    moveSession(work, null, row)
     return true
   }
   const read = db
     .selectFrom('sessions')
     .select(['tenant_id', 'workspace_id', 'status', 'created_at'])
     .where('session_id', '=', row.session_id)
-  const before = await (dialect === 'postgres' ? read.forUpdate() : read).executeTakeFirst()
+  const before = await tx.forUpdate(read).executeTakeFirst()
   const changed = await db
     .updateTable('sessions')
     .set({ status: row.status, version_at: row.version_at, version_id: row.version_id })
     .where('session_id', '=', row.session_id)
     .where(storedIsOlder('sessions', row))
     .executeTakeFirst()
-  if (before && Number(changed.numUpdatedRows) > 0) await moveSession(db, before, { ...before, status: row.status })
+  if (before && Number(changed.numUpdatedRows) > 0) moveSession(work, before, { ...before, status: row.status })
   return false
 }
 
-/** One more message in a scope's quarter hour and day (one statement each: replicas add up). */
-export async function countMessage(
-  db: Db,
-  scope: { tenant_id: string; workspace_id: string },
-  createdAt: string,
-  bucket: string,
-): Promise<void> {
-  await countMessageDay(db, scope, createdAt)
-  const deferred = pendingOf(db)
-  if (deferred) {
-    const id = `${scope.tenant_id}\u0000${scope.workspace_id}\u0000${bucket}`
-    const row = deferred.messages.get(id) ?? { scope, bucket, count: 0 }
-    row.count += 1
-    deferred.messages.set(id, row)
-    return
-  }
-  await countMessagesNow(db, scope, bucket, 1)
+/** One more message in a scope's quarter hour and day, added up in the batch's unit of work. */
+export function countMessage(work: UnitOfWork, scope: Scope, createdAt: string, bucket: string): void {
+  countMessageDay(work, scope, createdAt)
+  const id = `${scope.tenant_id}\u0000${scope.workspace_id}\u0000${bucket}`
+  const row = work.messages.get(id) ?? { scope, bucket, count: 0 }
+  row.count += 1
+  work.messages.set(id, row)
 }
 
-/** `count` more messages in a scope's quarter hour, now (a batch's flush: several buckets per statement). */
-export async function countMessagesNow(
-  db: Db,
-  scope: { tenant_id: string; workspace_id: string },
-  bucket: string,
-  count: number,
-): Promise<void> {
-  await countMessageBucketsNow(db, [{ scope, bucket, count }])
-}
-
-/** Several scopes' quarter hours, each `count` more messages, a few hundred per statement. */
-export async function countMessageBucketsNow(
+/**
+ * Several scopes' quarter hours, each `count` more messages, a few hundred per statement (a batch's flush): one
+ * upsert adding to what the row holds, so replicas add up.
+ */
+export async function writeMessageCounts(
   db: Db,
   buckets: ReadonlyArray<{ scope: { tenant_id: string; workspace_id: string }; bucket: string; count: number }>,
 ): Promise<void> {

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import type { DailyCounter, DailyStatsTable, StatisticsDatabase } from './database.ts'
-import { pendingOf } from './pending.ts'
+import type { UnitOfWork } from './unit-of-work.ts'
 
 const ZERO = {
   total_sessions: 0,
@@ -13,30 +13,19 @@ const ZERO = {
   sla_violations: 0,
 }
 
-/**
- * `counter += by` on a day's row, made if missing (the spec's Increment* events). One statement, so concurrent
- * consumers on several replicas add up rather than overwrite.
- */
-export async function bumpDaily(
-  db: Kysely<StatisticsDatabase>,
-  date: string,
-  counter: DailyCounter,
-  now: string,
-  by = 1,
-): Promise<void> {
-  const deferred = pendingOf(db)
-  if (deferred) {
-    const day = deferred.daily.get(date) ?? { counters: {}, now }
-    day.counters[counter] = (day.counters[counter] ?? 0) + by
-    day.now = now
-    deferred.daily.set(date, day)
-    return
-  }
-  await bumpDailyNow(db, date, { [counter]: by }, now)
+/** `counter += by` on a day's row (the spec's Increment* events), added up in the batch's unit of work. */
+export function bumpDaily(work: UnitOfWork, date: string, counter: DailyCounter, now: string, by = 1): void {
+  const day = work.daily.get(date) ?? { counters: {}, now }
+  day.counters[counter] = (day.counters[counter] ?? 0) + by
+  day.now = now
+  work.daily.set(date, day)
 }
 
-/** Several counters of a day moved at once, now (a batch's flush). */
-export async function bumpDailyNow(
+/**
+ * Several counters of a day moved at once (a batch's flush), the row made if missing. One statement, so concurrent
+ * consumers on several replicas add up rather than overwrite.
+ */
+export async function writeDailyCounters(
   db: Kysely<StatisticsDatabase>,
   date: string,
   counters: Partial<Record<DailyCounter, number>>,

@@ -1,7 +1,8 @@
-import { type Dialect, incomingIsNewer, type Scope, storedIsOlder, type Version } from '@switchboard/platform'
-import { type Kysely, sql } from 'kysely'
+import { incomingIsNewer, type Scope, storedIsOlder, type Version } from '@switchboard/platform'
+import type { Kysely } from 'kysely'
 import { apply, type Share } from './aggregates.repository.ts'
 import type { AgentsTable, CustomersTable, StatisticsDatabase } from './database.ts'
+import type { StatsTx } from './unit-of-work.ts'
 
 type Db = Kysely<StatisticsDatabase>
 
@@ -10,9 +11,7 @@ type Db = Kysely<StatisticsDatabase>
  * changes either takes this lock on the user first (PostgreSQL; SQLite has one writer), so that what it reads of
  * the other is what the other's committed transaction left (each statement reads anew under READ COMMITTED).
  */
-async function lockUser(db: Db, dialect: Dialect, user_id: string): Promise<void> {
-  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(12012, hashtext(${user_id}))`.execute(db)
-}
+const lockUser = (tx: StatsTx, user_id: string) => tx.advisoryLock(`statistics-user:${user_id}`)
 
 const roleOf = async (db: Db, user_id: string) =>
   (await db.selectFrom('users').select('role').where('user_id', '=', user_id).executeTakeFirst())?.role
@@ -34,14 +33,9 @@ async function countsIn(db: Db, user_id: string, scope: Scope): Promise<boolean>
  * A user's role, newest event wins (registered and role_changed both carry it). Users by role move with it, and,
  * when it becomes or stops being `customer`, total_customers of every scope where the user has a record.
  */
-export async function upsertUserRole(
-  db: Db,
-  dialect: Dialect,
-  user_id: string,
-  role: string,
-  v: Version,
-): Promise<void> {
-  await lockUser(db, dialect, user_id)
+export async function upsertUserRole(tx: StatsTx, user_id: string, role: string, v: Version): Promise<void> {
+  const { db } = tx
+  await lockUser(tx, user_id)
   const before = await roleOf(db, user_id)
   await writeUserRole(db, user_id, role, v)
   const after = await roleOf(db, user_id)
@@ -61,7 +55,7 @@ export async function upsertUserRole(
       shares.push({ table: 'customer_counts', key, add: { customers: after === 'customer' ? 1 : -1 } })
     }
   }
-  await apply(db, shares)
+  apply(tx.work, shares)
 }
 
 async function writeUserRole(db: Db, user_id: string, role: string, v: Version): Promise<void> {
@@ -85,7 +79,8 @@ async function writeUserRole(db: Db, user_id: string, role: string, v: Version):
  * A customer record, whole; its scope is the record's and never moves. The scope's records by source and its
  * total_customers (its user, and the user it had before if another) move with it.
  */
-export async function upsertCustomer(db: Db, dialect: Dialect, row: CustomersTable): Promise<void> {
+export async function upsertCustomer(tx: StatsTx, row: CustomersTable): Promise<void> {
+  const { db } = tx
   const read = () =>
     db
       .selectFrom('customers')
@@ -93,9 +88,9 @@ export async function upsertCustomer(db: Db, dialect: Dialect, row: CustomersTab
       .where('customer_id', '=', row.customer_id)
       .executeTakeFirst()
   // the record's user locked before the record is read: a concurrent event of the same record reads it after
-  await lockUser(db, dialect, row.user_id)
+  await lockUser(tx, row.user_id)
   const stored = await read()
-  if (stored && stored.user_id !== row.user_id) await lockUser(db, dialect, stored.user_id)
+  if (stored && stored.user_id !== row.user_id) await lockUser(tx, stored.user_id)
   const scope: Scope = stored ?? row
   const users = [...new Set([row.user_id, ...(stored ? [stored.user_id] : [])])]
   const counted = async () => Promise.all(users.map((u) => countsIn(db, u, scope)))
@@ -112,7 +107,7 @@ export async function upsertCustomer(db: Db, dialect: Dialect, row: CustomersTab
       shares.push({ table: 'customer_source_counts', key: { ...key, source: stored.source }, add: { count: -1 } })
     if (now) shares.push({ table: 'customer_source_counts', key: { ...key, source: now.source }, add: { count: 1 } })
   }
-  await apply(db, shares)
+  apply(tx.work, shares)
 }
 
 async function writeCustomer(db: Db, row: CustomersTable): Promise<void> {

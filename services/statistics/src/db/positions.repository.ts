@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely'
 import type { StatisticsDatabase } from './database.ts'
-import { pendingOf } from './pending.ts'
 
 export interface Position {
   projection: string
@@ -15,23 +14,6 @@ export interface Position {
  * order; the highest sequence wins). In the event's own transaction, so a rolled-back event moves nothing.
  */
 export async function advancePosition(
-  db: Kysely<StatisticsDatabase>,
-  projection: string,
-  seq: number,
-  occurredAt: string,
-  now: string,
-): Promise<void> {
-  const deferred = pendingOf(db)
-  if (deferred) {
-    // a batch moves the position once, to its highest sequence
-    if (!deferred.position || deferred.position.seq < seq) deferred.position = { projection, seq, occurredAt, now }
-    return
-  }
-  await advancePositionNow(db, projection, seq, occurredAt, now)
-}
-
-/** advancePosition(), written now (a batch's flush). */
-export async function advancePositionNow(
   db: Kysely<StatisticsDatabase>,
   projection: string,
   seq: number,

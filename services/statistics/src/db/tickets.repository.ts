@@ -1,18 +1,13 @@
-import { type Dialect, type Scope, storedIsOlder, type Version } from '@switchboard/platform'
+import { type Scope, storedIsOlder, type Tx, type Version } from '@switchboard/platform'
 import type { Kysely } from 'kysely'
 import { countViolation, moveRating, moveTicket, type TicketFacts } from './aggregates.repository.ts'
 import type { SatisfactionsTable, SlaViolationsTable, StatisticsDatabase, TicketsTable } from './database.ts'
-import { type BatchTickets, type Pending, pendingOf } from './pending.ts'
+import type { BatchTickets, StatsTx, UnitOfWork } from './unit-of-work.ts'
 
 type Db = Kysely<StatisticsDatabase>
 
-/**
- * A row read to be changed: locked on PostgreSQL until the transaction ends, so that what the aggregates are moved
- * by (before → after) is what another replica's transaction sees next. SQLite has one writer at a time already.
- */
-function locked<Q extends { forUpdate(): Q }>(q: Q, dialect: Dialect): Q {
-  return dialect === 'postgres' ? q.forUpdate() : q
-}
+// A row read to be changed is locked (tx.forUpdate: PostgreSQL) until the transaction ends, so that what the
+// aggregates are moved by (before → after) is what another replica's transaction sees next. SQLite has one writer.
 
 const TICKET_FACTS = [
   'tenant_id',
@@ -25,11 +20,10 @@ const TICKET_FACTS = [
   'resolved_at',
 ] as const
 
-async function lockTicket(db: Db, dialect: Dialect, ticket_id: string): Promise<TicketFacts | undefined> {
-  return locked(
-    db.selectFrom('tickets').select(TICKET_FACTS).where('ticket_id', '=', ticket_id),
-    dialect,
-  ).executeTakeFirst()
+async function lockTicket(tx: StatsTx, ticket_id: string): Promise<TicketFacts | undefined> {
+  return tx
+    .forUpdate(tx.db.selectFrom('tickets').select(TICKET_FACTS).where('ticket_id', '=', ticket_id))
+    .executeTakeFirst()
 }
 
 const inserted = (r: { numInsertedOrUpdatedRows?: bigint }) => Number(r.numInsertedOrUpdatedRows ?? 0n) > 0
@@ -39,23 +33,20 @@ const inserted = (r: { numInsertedOrUpdatedRows?: bigint }) => Number(r.numInser
  * the ticket once whichever of its events arrived first. `ON CONFLICT DO NOTHING` waits for a concurrent insert of
  * the same ticket on PostgreSQL, so two replicas never both count it. The aggregates move with the row.
  */
-export async function projectTicket(
-  db: Db,
-  dialect: Dialect,
-  row: Omit<TicketsTable, 'resolved_at'>,
-): Promise<boolean> {
-  const cached = batchTicket(db, row.ticket_id)
-  if (cached) return projectTicketIn(db, cached, row)
+export async function projectTicket(tx: StatsTx, row: Omit<TicketsTable, 'resolved_at'>): Promise<boolean> {
+  const { db, work } = tx
+  const cached = batchTicket(tx, row.ticket_id)
+  if (cached) return projectTicketIn(tx, cached, row)
   const made = await db
     .insertInto('tickets')
     .values({ ...row, resolved_at: null })
     .onConflict((oc) => oc.column('ticket_id').doNothing())
     .executeTakeFirst()
   if (inserted(made)) {
-    await moveTicket(db, null, { ...row, resolved_at: null })
+    moveTicket(work, null, { ...row, resolved_at: null })
     return true
   }
-  const before = await lockTicket(db, dialect, row.ticket_id)
+  const before = await lockTicket(tx, row.ticket_id)
   const changed = await db
     .updateTable('tickets')
     .set({
@@ -71,7 +62,7 @@ export async function projectTicket(
     .executeTakeFirst()
   if (before && Number(changed.numUpdatedRows) > 0) {
     const { agent_id, category, priority, status } = row
-    await moveTicket(db, before, { ...before, agent_id, category, priority, status })
+    moveTicket(work, before, { ...before, agent_id, category, priority, status })
   }
   return false
 }
@@ -88,16 +79,16 @@ export interface StatusChange {
  * never goes back to open, so it is resolved once). The aggregates move with the row.
  */
 export async function changeTicketStatus(
-  db: Db,
-  dialect: Dialect,
+  tx: StatsTx,
   ticket_id: string,
   status: string,
   v: Version,
   resolved_at: string | null,
 ): Promise<StatusChange> {
-  const cached = batchTicket(db, ticket_id)
-  if (cached) return changeTicketStatusIn(db, cached, ticket_id, status, v, resolved_at)
-  const before = await lockTicket(db, dialect, ticket_id)
+  const { db, work } = tx
+  const cached = batchTicket(tx, ticket_id)
+  if (cached) return changeTicketStatusIn(tx, cached, ticket_id, status, v, resolved_at)
+  const before = await lockTicket(tx, ticket_id)
   if (!before) return { found: false, resolved: false }
   const newer = await db
     .updateTable('tickets')
@@ -117,7 +108,7 @@ export async function changeTicketStatus(
   }
   const statusMoved = Number(newer.numUpdatedRows) > 0
   if (statusMoved || resolved) {
-    await moveTicket(db, before, {
+    moveTicket(work, before, {
       ...before,
       status: statusMoved ? status : before.status,
       resolved_at: resolved ? resolved_at : before.resolved_at,
@@ -126,14 +117,14 @@ export async function changeTicketStatus(
   return { found: true, resolved }
 }
 
-// A batch's tickets (consumers/batching.ts): the rows its events name are read in one statement, locked, before its
+// A batch's tickets (the unit of work's): the rows its events name are read in one statement, locked, before its
 // handlers run; projectTicket and changeTicketStatus then read and change them in memory, by the same rules as the
 // statements above, and the rows made or changed are written in a few statements at the batch's flush. A batch's
 // transaction holds its projection's lock, so no other transaction changes these rows meanwhile.
 
 /** The batch's tickets when they hold `ticket_id` (found or known missing); otherwise the statements run. */
-function batchTicket(db: Db, ticket_id: string): BatchTickets | undefined {
-  const tickets = pendingOf(db)?.tickets
+function batchTicket(tx: StatsTx, ticket_id: string): BatchTickets | undefined {
+  const tickets = tx.work.tickets
   return tickets?.rows.has(ticket_id) ? tickets : undefined
 }
 
@@ -157,15 +148,17 @@ function put(tickets: BatchTickets, row: TicketsTable): void {
  * Reads the tickets `ids` names into the batch's cache (locked on PostgreSQL), those not projected yet as null. From
  * now on the batch's handlers change them in memory; writeBatchTickets writes them.
  */
-export async function preloadTickets(db: Db, dialect: Dialect, ids: readonly string[]): Promise<void> {
-  const pending = pendingOf(db)
-  if (!pending) throw new Error('preloadTickets: outside a batch')
+export async function preloadTickets(
+  tx: Tx<StatisticsDatabase>,
+  work: UnitOfWork,
+  ids: readonly string[],
+): Promise<void> {
   const rows = new Map<string, TicketsTable | null>()
   const wanted = [...new Set(ids)].sort()
   for (let i = 0; i < wanted.length; i += 500) {
     const chunk = wanted.slice(i, i + 500)
     for (const id of chunk) rows.set(id, null)
-    const found = await locked(db.selectFrom('tickets').selectAll().where('ticket_id', 'in', chunk), dialect).execute()
+    const found = await tx.forUpdate(tx.db.selectFrom('tickets').selectAll().where('ticket_id', 'in', chunk)).execute()
     for (const r of found) {
       rows.set(r.ticket_id, {
         ...r,
@@ -175,11 +168,11 @@ export async function preloadTickets(db: Db, dialect: Dialect, ids: readonly str
       })
     }
   }
-  pending.tickets = { rows, changed: new Set() }
+  work.tickets = { rows, changed: new Set() }
 }
 
 async function projectTicketIn(
-  db: Db,
+  tx: StatsTx,
   tickets: BatchTickets,
   row: Omit<TicketsTable, 'resolved_at'>,
 ): Promise<boolean> {
@@ -187,19 +180,19 @@ async function projectTicketIn(
   if (!stored) {
     const made = { ...row, created_at: iso(row.created_at), resolved_at: null }
     put(tickets, made)
-    await moveTicket(db, null, made)
+    moveTicket(tx.work, null, made)
     return true
   }
   if (!olderThan(stored, row)) return false
   const { agent_id, category, priority, status, version_at, version_id } = row
   const after = { ...stored, agent_id, category, priority, status, version_at, version_id }
   put(tickets, after)
-  await moveTicket(db, stored, after)
+  moveTicket(tx.work, stored, after)
   return false
 }
 
 async function changeTicketStatusIn(
-  db: Db,
+  tx: StatsTx,
   tickets: BatchTickets,
   ticket_id: string,
   status: string,
@@ -217,13 +210,12 @@ async function changeTicketStatusIn(
     ...(resolved ? { resolved_at: iso(resolved_at) } : {}),
   }
   put(tickets, after)
-  await moveTicket(db, before, after)
+  moveTicket(tx.work, before, after)
   return { found: true, resolved }
 }
 
 /** The batch's tickets made or changed, written (a batch's flush): a few rows per statement, in id order. */
-export async function writeBatchTickets(db: Db, pending: Pending): Promise<void> {
-  const tickets = pending.tickets
+export async function writeBatchTickets(db: Db, tickets: BatchTickets | undefined): Promise<void> {
   if (!tickets?.changed.size) return
   const rows = [...tickets.changed].sort().map((id) => tickets.rows.get(id)!)
   for (let i = 0; i < rows.length; i += 80) {
@@ -249,23 +241,25 @@ export async function writeBatchTickets(db: Db, pending: Pending): Promise<void>
  * A rating, whole; `removed` marks a removal. The first event to arrive sets created_at; later ones keep it, and
  * change the rest only if newer (newest wins). The day's rating sum and count move with the row.
  */
-export async function projectSatisfaction(db: Db, dialect: Dialect, row: SatisfactionsTable): Promise<void> {
+export async function projectSatisfaction(tx: StatsTx, row: SatisfactionsTable): Promise<void> {
+  const { db, work } = tx
   const made = await db
     .insertInto('satisfactions')
     .values(row)
     .onConflict((oc) => oc.column('satisfaction_id').doNothing())
     .executeTakeFirst()
   if (inserted(made)) {
-    await moveRating(db, null, row)
+    moveRating(work, null, row)
     return
   }
-  const before = await locked(
-    db
-      .selectFrom('satisfactions')
-      .select(['tenant_id', 'workspace_id', 'rating', 'removed', 'created_at'])
-      .where('satisfaction_id', '=', row.satisfaction_id),
-    dialect,
-  ).executeTakeFirst()
+  const before = await tx
+    .forUpdate(
+      db
+        .selectFrom('satisfactions')
+        .select(['tenant_id', 'workspace_id', 'rating', 'removed', 'created_at'])
+        .where('satisfaction_id', '=', row.satisfaction_id),
+    )
+    .executeTakeFirst()
   const changed = await db
     .updateTable('satisfactions')
     .set({ rating: row.rating, removed: row.removed, version_at: row.version_at, version_id: row.version_id })
@@ -273,19 +267,19 @@ export async function projectSatisfaction(db: Db, dialect: Dialect, row: Satisfa
     .where(storedIsOlder('satisfactions', row))
     .executeTakeFirst()
   if (before && Number(changed.numUpdatedRows) > 0) {
-    await moveRating(db, before, { ...before, rating: row.rating, removed: row.removed })
+    moveRating(work, before, { ...before, rating: row.rating, removed: row.removed })
   }
 }
 
 /** A violation, keyed by its id; true when new (counted in DailyStats and its scope's day then). */
-export async function recordViolation(db: Db, row: SlaViolationsTable): Promise<boolean> {
-  const r = await db
+export async function recordViolation(tx: StatsTx, row: SlaViolationsTable): Promise<boolean> {
+  const r = await tx.db
     .insertInto('sla_violations')
     .values(row)
     .onConflict((oc) => oc.column('violation_id').doNothing())
     .executeTakeFirst()
   if (!inserted(r)) return false
   const scope: Scope = { tenant_id: row.tenant_id, workspace_id: row.workspace_id }
-  await countViolation(db, scope, row.violated_at)
+  countViolation(tx.work, scope, row.violated_at)
   return true
 }

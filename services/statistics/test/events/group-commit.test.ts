@@ -1,14 +1,14 @@
-// Group commit (consumers/batching.ts): a batch of tickets' events applied in one transaction — the tickets it names
+// Group commit (the platform's consumer `batch` option, consumers/projection.ts): a batch of tickets' events applied in one transaction — the tickets it names
 // read once, changed in memory, written at the flush; the counters summed — ends exactly where the same events
 // applied one by one by the projection's statements end: the same ticket rows, aggregates and DailyStats, newest wins inside a batch too, a copy of
 // an event in the batch applied once, and an event that cannot be applied yet fails alone.
 import type { EventDef } from '@switchboard/contracts'
 import { TicketEvents } from '@switchboard/contracts'
 import { type Delivery, newEnvelope } from '@switchboard/events'
+import { replayInbox } from '@switchboard/platform'
 import { inEachStorageMode } from '@switchboard/testing'
 import type { Kysely } from 'kysely'
 import t from 'tap'
-import { applyBatch } from '../../src/consumers/batching.ts'
 import { PROJECTIONS } from '../../src/consumers/projections.ts'
 import { TICKETS_PROJECTION } from '../../src/consumers/tickets.consumer.ts'
 import type { StatisticsService } from '../../src/context.ts'
@@ -19,7 +19,8 @@ import { at, ticket } from '../helpers/world.ts'
 
 const tickets = PROJECTIONS.find((p) => p.durable === TICKETS_PROJECTION)!
 /** the same projection without its batch cache: every ticket read and written by its own statements */
-const { prepare: _, ...statements } = tickets
+const { prepare: _, ...statementsBatch } = tickets.batch!
+const statements = { ...tickets, batch: statementsBatch }
 
 let seq = 0
 /** A delivery of `def` with `data`, occurred at `occurred_at` (its place in newest-wins). */
@@ -114,14 +115,14 @@ inEachStorageMode(t, 'group commit', async (t, mode) => {
     delivery(TicketEvents.statusChanged, resolve('g2', 'open', 'pending', null), at(1, '07:10:00')),
   ]
 
-  const outcomes = await applyBatch(together, tickets, events)
+  const outcomes = await replayInbox(together, tickets, events)
   t.same(
     outcomes.map((o) => o.ok && o.applied),
     [true, true, true, true, true, false, true, true, true, true],
     'one transaction: each event applied once, the copy seen already',
   )
   for (const d of events) {
-    const [o] = await applyBatch(oneByOne, statements, [d])
+    const [o] = await replayInbox(oneByOne, statements, [d])
     t.ok(o?.ok, `${d.envelope.type} applied alone`)
   }
 
@@ -147,7 +148,7 @@ inEachStorageMode(t, 'group commit', async (t, mode) => {
     ticket('g3', null, 'billing', 'low', 'open', at(0, '03:00:00')),
     at(0, '03:00:00'),
   )
-  const mixed = await applyBatch(together, tickets, [orphan, g3])
+  const mixed = await replayInbox(together, tickets, [orphan, g3])
   t.match(mixed[0], { ok: false }, 'the orphan change fails (redelivered later)')
   t.same(mixed[1], { ok: true, applied: true }, 'the other event of its batch applied')
   const rows = await together.db.selectFrom('tickets').select('ticket_id').orderBy('ticket_id').execute()

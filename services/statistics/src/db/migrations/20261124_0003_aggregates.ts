@@ -1,6 +1,5 @@
 import { type Dialect, dialectOf } from '@switchboard/platform'
-import { type CreateTableBuilder, type Kysely, sql } from 'kysely'
-import { secondsBetween, utcDay } from '../sql-dialect.ts'
+import { type CreateTableBuilder, type Kysely, type RawBuilder, sql } from 'kysely'
 
 // Aggregates kept by the projections in each event's transaction (README "Aggregates"), so that the reports read a
 // few hundred rows per scope instead of the raw ones: per scope and UTC day, per scope and status, per agent and day,
@@ -94,7 +93,7 @@ export async function up(db: Kysely<any>): Promise<void> {
  * The identity projection's aggregates from its raw rows (users, customers): users by role; per scope, the users
  * with role customer that have a customer record there (each once), and the records by source. The tables empty.
  */
-export async function buildDirectoryAggregates(db: Kysely<any>): Promise<void> {
+async function buildDirectoryAggregates(db: Kysely<any>): Promise<void> {
   await sql`insert into user_role_counts (role, count) select role, count(*) from users group by role`.execute(db)
   await sql`
     insert into customer_counts (tenant_id, workspace_id, customers)
@@ -112,7 +111,7 @@ export async function buildDirectoryAggregates(db: Kysely<any>): Promise<void> {
  * The tickets projection's aggregates computed from its raw rows (tickets, satisfactions, sla_violations), set-based:
  * what the projection's per-event deltas add up to (db/aggregates.repository.ts). The tables must be empty.
  */
-export async function buildTicketAggregates(db: Kysely<any>, dialect: Dialect): Promise<void> {
+async function buildTicketAggregates(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const day = (column: string) => utcDay(dialect, column)
   await sql`
     insert into ticket_days (tenant_id, workspace_id, day, created, resolved, resolution_sum, resolution_count,
@@ -152,7 +151,7 @@ export async function buildTicketAggregates(db: Kysely<any>, dialect: Dialect): 
 }
 
 /** The conversations projection's aggregates from its raw rows (sessions, message_counts); the tables empty. */
-export async function buildConversationAggregates(db: Kysely<any>, dialect: Dialect): Promise<void> {
+async function buildConversationAggregates(db: Kysely<any>, dialect: Dialect): Promise<void> {
   await sql`
     insert into conversation_days (tenant_id, workspace_id, day, sessions, messages)
     select tenant_id, workspace_id, d, sum(s), sum(m) from (
@@ -165,4 +164,19 @@ export async function buildConversationAggregates(db: Kysely<any>, dialect: Dial
     insert into session_status_counts (tenant_id, workspace_id, status, count)
     select tenant_id, workspace_id, status, count(*) from sessions group by tenant_id, workspace_id, status
   `.execute(db)
+}
+
+// Frozen copies of db/sql-dialect.ts's expressions as they were when this migration was written (a migration imports
+// no runtime code, so that a later change there cannot change what this one did).
+
+function secondsBetween(dialect: Dialect, from: string, to: string): RawBuilder<number> {
+  return dialect === 'postgres'
+    ? sql<number>`extract(epoch from (${sql.ref(to)} - ${sql.ref(from)}))`
+    : sql<number>`((julianday(${sql.ref(to)}) - julianday(${sql.ref(from)})) * 86400.0)`
+}
+
+function utcDay(dialect: Dialect, column: string): RawBuilder<string> {
+  return dialect === 'postgres'
+    ? sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD')`
+    : sql<string>`substr(${sql.ref(column)}, 1, 10)`
 }
