@@ -17,17 +17,33 @@ export * from './http/principal.ts'
 export * from './http/request-id.ts'
 export * from './http/responses.ts'
 export * from './http/service-client.ts'
-export * from './ids.ts'
 export * from './http/tracing.ts'
+export * from './ids.ts'
 export * from './logger.ts'
 export * from './masking.ts'
 export * from './scope.ts'
 export * from './scoped-config.ts'
 export * from './secret-box.ts'
 export type { ServiceApp, ServiceDeps } from './service/build.ts'
-export { type ConsumerDef, PoisonMessageError } from './service/consumers.ts'
+export {
+  type ApplyDeps,
+  applyDeliveries,
+  type BatchOptions,
+  type ConsumerTx,
+  type Outcome,
+} from './service/consumer-batch.ts'
+export {
+  type ConsumerDef,
+  type HandlerConsumer,
+  type InboxConsumer,
+  inboxPlan,
+  PoisonMessageError,
+  replayInbox,
+  type UntypedConsumer,
+} from './service/consumers.ts'
 export type { RouteApp, RouteModule, ServiceContext } from './service/context.ts'
 export { defineService, type ServiceDefinition, type ServiceDescriptor } from './service/descriptor.ts'
+export { type ConsumedEvent, type EventHandler, on } from './service/event-handlers.ts'
 export { LISTENING_MESSAGE, type Runnable, runService } from './service/run.ts'
 export {
   createStartup,

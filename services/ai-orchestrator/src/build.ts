@@ -1,5 +1,5 @@
-import { AiEvents, HUB_STREAM, UNITS } from '@switchboard/contracts'
-import { createSecretBox, createServiceClient, defineService } from '@switchboard/platform'
+import { AiEvents, HUB_STREAM, RealtimeSignalEvents, UNITS } from '@switchboard/contracts'
+import { conversationsClient, createSecretBox, createServiceClient, defineService } from '@switchboard/platform'
 import { createBreaker } from './breaker/breaker.ts'
 import { type AiConfig, loadConfig } from './config.ts'
 import { configOverrides } from './consumers/config-overrides.consumer.ts'
@@ -33,8 +33,9 @@ export const aiOrchestrator = defineService<AiConfig, AiDatabase, AiParts>({
   unit: UNITS['ai-orchestrator'],
   loadConfig,
   migrations,
-  events: [AiEvents, AiErasureEvents],
-  // the hub's stream: answers being written are streamed to conversations' sockets as signals
+  // RealtimeSignalEvents: answers being written are streamed to conversations' sockets as the hub's signals, on the
+  // hub's stream (consumers/answer-stream.ts)
+  events: [AiEvents, RealtimeSignalEvents, AiErasureEvents],
   streams: [HUB_STREAM],
   context(base) {
     const { config, cache } = base
@@ -72,13 +73,15 @@ export const aiOrchestrator = defineService<AiConfig, AiDatabase, AiParts>({
     const usage = createUsageBook(cache, (err) => base.log.warn({ err }, 'AI usage count not recorded'))
     const conversations =
       config.conversations_urls.length > 0
-        ? createServiceClient({
-            service: 'conversations',
-            urls: config.conversations_urls,
-            internalSecret: config.internal_secret,
-            self: 'ai-orchestrator',
-            timeoutMs: 10_000,
-          })
+        ? conversationsClient(
+            createServiceClient({
+              service: 'conversations',
+              urls: config.conversations_urls,
+              internalSecret: config.internal_secret,
+              self: 'ai-orchestrator',
+              timeoutMs: 10_000,
+            }),
+          )
         : undefined
     if (!conversations) base.log.warn('UPSTREAM_CONVERSATIONS is not set: the AI does not answer in conversations')
     return { runtimes, aiMetrics, usage, conversations }

@@ -1,4 +1,4 @@
-import type { ServiceClient, ServiceContext } from '@switchboard/platform'
+import type { ConversationsClient, ServiceContext } from '@switchboard/platform'
 import type { AiConfig } from './config.ts'
 import type { AiDatabase } from './db/database.ts'
 import type { AiMetrics } from './metrics/ai.metrics.ts'
@@ -15,8 +15,11 @@ export interface AiParts {
   aiMetrics: AiMetrics
   /** the counts of GET /api/v1/ai/metrics */
   usage: UsageBook
-  /** conversations' internal API (AI replies); absent without UPSTREAM_CONVERSATIONS, and then the AI stays quiet */
-  conversations: ServiceClient | undefined
+  /**
+   * conversations' API (the platform's typed client: AI replies, hand-overs); absent without UPSTREAM_CONVERSATIONS,
+   * and then the AI stays quiet
+   */
+  conversations: ConversationsClient | undefined
 }
 
 /** What ai-orchestrator's routes, commands and consumers are handed. */

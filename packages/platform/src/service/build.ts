@@ -138,6 +138,10 @@ export async function buildService<C extends ServiceBaseConfig, DB, X extends ob
         check(def, data)
         return audits.write(def.type, eventEnvelope(caller, def, data, scope))
       },
+      async publish(caller, def, data, scope) {
+        check(def, data)
+        await theBus.publish(def.type, eventEnvelope(caller, def, data, scope))
+      },
       workers: undefined as never, // set below, once the full context exists
     }
     const svc = Object.assign(base, (await def.context?.(base)) ?? {}) as ServiceContext<C, DB> & X

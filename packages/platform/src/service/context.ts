@@ -37,6 +37,13 @@ export interface ServiceContext<C extends ServiceBaseConfig = ServiceBaseConfig,
    * event loop in one statement. Resolves once it is in the outbox (rejects if it could not be written).
    */
   emitSoon<D extends EventDef>(caller: Caller, def: D, data: Static<D['data']>, scope?: Scope): Promise<void>
+  /**
+   * An event published straight to the bus, not through the outbox: for what changes no state and is worth nothing
+   * late (the hub's signals: typing, WebRTC, the pieces of an AI answer), so there is no transaction to commit it with
+   * and no row to keep. Checked against its contract like `tx.emit` (an undeclared event or a payload off its schema
+   * rejects with `EventContractError`); rejects too when the bus does not take it — nothing retries it.
+   */
+  publish<D extends EventDef>(caller: Caller, def: D, data: Static<D['data']>, scope?: Scope): Promise<void>
   /** the descriptor's workers, e.g. `svc.workers.runOnce('audit-retention', now)` */
   readonly workers: Workers
 }

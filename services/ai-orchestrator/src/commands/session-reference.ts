@@ -11,10 +11,7 @@ import { AiErrors } from '../errors.ts'
  */
 export async function checkSession(svc: AiService, caller: Caller, sessionId: string): Promise<void> {
   if (!svc.conversations) throw new AiErrors.ConversationsNotConfigured()
-  const reply = await svc.conversations.call('GET', `/internal/sessions/${encodeURIComponent(sessionId)}`, undefined, {
-    scope: caller.scope,
-    ...(caller.request_id ? { request_id: caller.request_id } : {}),
-  })
+  const reply = await svc.conversations.session(sessionId, { scope: caller.scope, request_id: caller.request_id })
   if (reply.status === 200) return
   // 404: nobody's or another tenant's; 400: an id conversations could never hold
   if (reply.status === 404 || reply.status === 400) throw new AiErrors.UnknownSession(sessionId)

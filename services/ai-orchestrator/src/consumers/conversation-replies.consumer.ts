@@ -6,10 +6,10 @@ import { ConversationEvents } from '@switchboard/contracts'
 import {
   type ConsumedEvent,
   type ConsumerDef,
+  type ConversationsClient,
   nowIso,
   on,
   type Scope,
-  type ServiceClient,
   systemCaller,
 } from '@switchboard/platform'
 import { answerQuery } from '../commands/query.commands.ts'
@@ -99,9 +99,8 @@ async function reply({ envelope, data: m }: ConsumedEvent<MessageFacts>, svc: Ai
       handover,
       sources: answer.sources.map((s) => ({ document_id: s.document_id, title: s.title, source: s.source })),
     }
-    const posted = await conversations.call(
-      'POST',
-      `/internal/sessions/${encodeURIComponent(m.session_id)}/messages`,
+    const posted = await conversations.postMessage(
+      m.session_id,
       { sender: 'ai', content: handover ? HANDOFF_REPLY : answer.content, metadata },
       { scope },
     )
@@ -180,19 +179,15 @@ async function settle(svc: AiService, message_id: string, holder: string, outcom
 }
 
 /** The AI message already written in reply to `m`, if one is (its metadata names the message it answers). */
-async function writtenReply(conversations: ServiceClient, scope: Scope, m: MessageFacts) {
-  const listed = await conversations.call<{ items: Array<{ sender: string; metadata?: Record<string, unknown> }> }>(
-    'GET',
-    `/internal/sessions/${encodeURIComponent(m.session_id)}/messages?limit=50`,
-    undefined,
-    { scope },
-  )
+async function writtenReply(conversations: ConversationsClient, scope: Scope, m: MessageFacts) {
+  const listed = await conversations.messages(m.session_id, { limit: 50 }, { scope })
   if (listed.status >= 500) throw new Error(`conversations answered ${listed.status} to the messages read`)
-  return listed.body?.items?.find((x) => x.sender === 'ai' && x.metadata?.in_reply_to === m.message_id)
+  const items = listed.ok ? listed.body.items : []
+  return items.find((x) => x.sender === 'ai' && x.metadata?.in_reply_to === m.message_id)
 }
 
 /** To the waiting queue (to-human is idempotent: a session already waiting stays as it is). */
-async function handOver(conversations: ServiceClient, scope: Scope, session_id: string, reason: string) {
-  const moved = await conversations.call('POST', '/api/session-transfer/to-human', { session_id, reason }, { scope })
+async function handOver(conversations: ConversationsClient, scope: Scope, session_id: string, reason: string) {
+  const moved = await conversations.toHuman({ session_id, reason }, { scope })
   if (moved.status >= 500) throw new Error(`conversations answered ${moved.status} to the hand-over`)
 }

@@ -1,6 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { MESSAGE_SENDERS, MESSAGE_VISIBILITIES, Nullable, SESSION_STATUSES, Timestamp } from '@switchboard/contracts'
-import { Id } from './sessions.schemas.ts'
 
 export const INBOX_VIEWS = ['mine', 'unassigned', 'waiting', 'all'] as const
 export type InboxView = (typeof INBOX_VIEWS)[number]
@@ -92,16 +91,5 @@ export const ReadBody = Type.Object(
 )
 export type ReadBody = Static<typeof ReadBody>
 
-export const ReadResult = Type.Object({
-  session_id: Type.String(),
-  last_read_seq: Type.Integer(),
-  unread_count: Type.Integer(),
-})
-export type ReadResult = Static<typeof ReadResult>
-
-/** `/internal/sessions/:id/read`: the hub storing a console's `read` frame for its agent. */
-export const InternalReadBody = Type.Object(
-  { message_id: Type.String({ minLength: 1, maxLength: 128 }), user_id: Id },
-  { additionalProperties: false },
-)
-export type InternalReadBody = Static<typeof InternalReadBody>
+// the hub's `read` (conversations' internal API) and its answer: packages/contracts (conversations-api.ts)
+export { InternalReadBody, ReadResult } from '@switchboard/contracts/conversations-api.ts'

@@ -1,7 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { PageQuery } from '@switchboard/contracts'
+import { CloseSessionBody } from '@switchboard/contracts/conversations-api.ts'
 import { MessageContent, MessageMetadata, WrittenKind } from './messages.schemas.ts'
 import { Channel, Priority, SessionStatus, userId } from './sessions.schemas.ts'
+
+export { CloseSessionBody } from '@switchboard/contracts/conversations-api.ts'
 
 // Requests of /api/omni/sessions* (the records themselves are in sessions.schemas.ts).
 
@@ -49,12 +52,6 @@ export const TransferSessionBody = Type.Object(
   { additionalProperties: false },
 )
 export type TransferSessionBody = Static<typeof TransferSessionBody>
-
-export const CloseSessionBody = Type.Object(
-  { reason: Type.Optional(Type.String({ maxLength: 500 })) },
-  { additionalProperties: false },
-)
-export type CloseSessionBody = Static<typeof CloseSessionBody>
 
 /** POST /api/omni/sessions/:id/reopen: optional, like close's. */
 export const ReopenSessionBody = CloseSessionBody

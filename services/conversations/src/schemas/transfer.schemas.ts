@@ -1,30 +1,13 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { BoundedList, Nullable, Timestamp } from '@switchboard/contracts'
-import { Id, Priority, userId } from './sessions.schemas.ts'
+import { Id, userId } from './sessions.schemas.ts'
 
 // `/api/session-transfer/*` (the earlier system's paths and bodies). Agents are named by record or user id and
-// answered by user id, as sessions do.
+// answered by user id, as sessions do. The hand-over to a human, which other services call, is in packages/contracts.
+export { ToHumanBody, TransferResult } from '@switchboard/contracts/conversations-api.ts'
 
 const Reason = Type.String({ maxLength: 500 })
-const Notes = Type.String({ maxLength: 2000 })
 const Limit = (max: number, dflt: number) => Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: dflt }))
-
-export const ToHumanBody = Type.Object(
-  {
-    session_id: Id,
-    reason: Type.Optional(Reason),
-    target_skills: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
-        maxItems: 20,
-        description: 'preferred skills: they raise an agent’s score, they do not exclude anyone',
-      }),
-    ),
-    priority: Type.Optional(Priority),
-    notes: Type.Optional(Notes),
-  },
-  { additionalProperties: false },
-)
-export type ToHumanBody = Static<typeof ToHumanBody>
 
 export const ToAgentBody = Type.Object(
   {
@@ -35,22 +18,6 @@ export const ToAgentBody = Type.Object(
   { additionalProperties: false },
 )
 export type ToAgentBody = Static<typeof ToAgentBody>
-
-/** What a hand-over did: handed to an agent (`new_agent_id`), or waiting in the queue (`is_waiting`). */
-export const TransferResult = Type.Object({
-  success: Type.Boolean(),
-  session_id: Type.String(),
-  new_agent_id: Nullable(Type.String()),
-  is_waiting: Type.Boolean(),
-  waiting_id: Nullable(Type.String()),
-  queued_at: Nullable(Timestamp),
-  transferred_at: Nullable(Timestamp),
-  /** while waiting: 1 = next */
-  queue_position: Nullable(Type.Integer()),
-  estimated_wait_seconds: Nullable(Type.Integer()),
-  summary: Type.String(),
-})
-export type TransferResult = Static<typeof TransferResult>
 
 export const WAITING_STATUSES = ['waiting', 'transferred', 'cancelled'] as const
 

@@ -1,24 +1,17 @@
 import { createHash } from 'node:crypto'
-import type { Scope } from '@switchboard/platform'
+import type { ErrorBody } from '@switchboard/contracts'
+import type { ConversationsAnswer, Scope } from '@switchboard/platform'
 import type { RealtimeService } from '../context.ts'
 import { callerAddress } from '../domain/caller-address.ts'
 import { ConversationsFailure, ConversationsRefusal, VoiceErrors } from '../errors.ts'
 
-// A call's conversation lives in conversations: this service asks its internal API (service principal narrowed to
-// the call's scope, so nothing outside that scope is ever seen or made) and keeps only the id.
+// A call's conversation lives in conversations: this service asks its internal API through the platform's typed
+// client (service principal narrowed to the call's scope, so nothing outside that scope is ever seen or made) and
+// keeps only the id.
 
 export interface LinkContext {
   scope: Scope
   request_id?: string | undefined
-}
-
-interface ErrorReply {
-  code?: string
-  message?: string
-}
-interface MessageResult {
-  session: { id: string; customer_id: string | null; status: string }
-  message: { id: string }
 }
 
 /**
@@ -36,19 +29,12 @@ export function conversationIdFor(scope: Scope, callId: string): string {
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`
 }
 
-async function ask<T>(
-  svc: RealtimeService,
-  ctx: LinkContext,
-  path: string,
-  body: unknown,
-  conversationId: string,
-): Promise<T> {
-  const reply = await svc.conversations.call<T & ErrorReply>('POST', path, body, {
-    scope: ctx.scope,
-    ...(ctx.request_id ? { request_id: ctx.request_id } : {}),
-  })
-  if (reply.status >= 200 && reply.status < 300) return reply.body
-  throw conversationsError(reply.status, reply.body, conversationId)
+const callOf = (ctx: LinkContext) => ({ scope: ctx.scope, request_id: ctx.request_id })
+
+/** The body of conversations' 2xx answer, or its refusal as this service's error. */
+function answered<T>(answer: ConversationsAnswer<T>, conversationId: string): T {
+  if (answer.ok) return answer.body
+  throw conversationsError(answer.status, answer.body, conversationId)
 }
 
 /**
@@ -59,7 +45,7 @@ async function ask<T>(
 export function conversationsError(status: number, body: unknown, conversationId: string): Error {
   if (status === 404) return new VoiceErrors.ConversationNotFound(conversationId)
   if (status >= 400 && status < 500 && status !== 401 && status !== 403) {
-    const b = (body ?? {}) as ErrorReply
+    const b = (body ?? {}) as Partial<ErrorBody>
     return new ConversationsRefusal(
       status,
       b.code ?? 'REALTIME_CONVERSATION_REFUSED',
@@ -86,10 +72,7 @@ export interface CallParties {
  */
 export async function openConversation(svc: RealtimeService, ctx: LinkContext, call: CallParties) {
   const id = conversationIdFor(ctx.scope, call.call_id)
-  const result = await ask<MessageResult>(
-    svc,
-    ctx,
-    '/internal/sessions',
+  const opened = await svc.conversations.createSession(
     {
       session_id: id,
       sender: 'customer',
@@ -99,8 +82,9 @@ export async function openConversation(svc: RealtimeService, ctx: LinkContext, c
       content: `Voice call from ${call.from} to ${call.to}`,
       metadata: { source: 'voice', call_id: call.call_id, protocol: call.protocol },
     },
-    id,
+    callOf(ctx),
   )
+  const result = answered(opened, id)
   return { conversation_id: result.session.id, customer_id: result.session.customer_id }
 }
 
@@ -109,18 +93,17 @@ export async function openConversation(svc: RealtimeService, ctx: LinkContext, c
  * in the call's scope and open). The caller's words will post as that conversation's customer, when it has one.
  */
 export async function linkConversation(svc: RealtimeService, ctx: LinkContext, id: string, call: CallParties) {
-  const result = await ask<MessageResult>(
-    svc,
-    ctx,
-    `/internal/sessions/${encodeURIComponent(id)}/messages`,
+  const linked = await svc.conversations.postMessage(
+    id,
     {
       sender: 'system',
       kind: 'system',
       content: `Voice call from ${call.from} to ${call.to} started.`,
       metadata: { source: 'voice', call_id: call.call_id, protocol: call.protocol, event: 'invite' },
     },
-    id,
+    callOf(ctx),
   )
+  const result = answered(linked, id)
   return { conversation_id: result.session.id, customer_id: result.session.customer_id }
 }
 
@@ -153,17 +136,11 @@ export async function postTranscript(
   }
   const asCustomer = line.speaker === 'caller' && customerId !== null
   const body = asCustomer
-    ? { sender: 'customer', customer_id: customerId, content: line.content, metadata }
-    : { sender: 'system', kind: 'text', content: line.content, metadata }
+    ? { sender: 'customer' as const, customer_id: customerId, content: line.content, metadata }
+    : { sender: 'system' as const, kind: 'text' as const, content: line.content, metadata }
   try {
-    const result = await ask<MessageResult>(
-      svc,
-      ctx,
-      `/internal/sessions/${encodeURIComponent(conversationId)}/messages`,
-      body,
-      conversationId,
-    )
-    return result.message.id
+    const posted = await svc.conversations.postMessage(conversationId, body, callOf(ctx))
+    return answered(posted, conversationId).message.id
   } catch (err) {
     if (!asCustomer && isStatus(err, 409)) return null
     throw err
@@ -176,7 +153,7 @@ export async function postTranscript(
  */
 export async function closeConversation(svc: RealtimeService, ctx: LinkContext, id: string): Promise<void> {
   try {
-    await ask(svc, ctx, `/api/omni/sessions/${encodeURIComponent(id)}/close`, { reason: 'voice call ended' }, id)
+    answered(await svc.conversations.closeSession(id, { reason: 'voice call ended' }, callOf(ctx)), id)
   } catch (err) {
     if (!isStatus(err, 404, 409)) throw err
   }
@@ -185,18 +162,17 @@ export async function closeConversation(svc: RealtimeService, ctx: LinkContext, 
 /** A conversation the call did not open stays open at hangup: a system message says the call ended. */
 export async function noteCallEnded(svc: RealtimeService, ctx: LinkContext, id: string, call: CallParties) {
   try {
-    await ask(
-      svc,
-      ctx,
-      `/internal/sessions/${encodeURIComponent(id)}/messages`,
+    const noted = await svc.conversations.postMessage(
+      id,
       {
         sender: 'system',
         kind: 'system',
         content: 'Voice call ended.',
         metadata: { source: 'voice', call_id: call.call_id, protocol: call.protocol, event: 'hangup' },
       },
-      id,
+      callOf(ctx),
     )
+    answered(noted, id)
   } catch (err) {
     if (!isStatus(err, 404, 409)) throw err
   }

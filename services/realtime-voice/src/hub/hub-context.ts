@@ -1,5 +1,5 @@
 import type { EventBus } from '@switchboard/events'
-import type { Cache, Logger } from '@switchboard/platform'
+import type { Cache, Logger, ServiceContext } from '@switchboard/platform'
 import type { RealtimeConfig } from '../config.ts'
 import type { ConnectionStore } from '../webrtc/connections.ts'
 import type { EmbedPolicy } from './embed-policy.ts'
@@ -12,6 +12,8 @@ export interface HubContext {
   log: Logger
   cache: Cache
   bus: EventBus
+  /** the platform's checked, non-outbox publication: the hub's signals (signals.ts) */
+  publish: ServiceContext['publish']
   api: UpstreamApi
   registry: Registry
   connections: ConnectionStore

@@ -1,7 +1,13 @@
 import type { WebSocket } from '@fastify/websocket'
 import { HUB_STREAM, type Principal, type SocketMode } from '@switchboard/contracts'
 import type { Handler, Subscription } from '@switchboard/events'
-import { newId, type Scope, type ServiceClient, type ServiceContext } from '@switchboard/platform'
+import {
+  type ConversationsClient,
+  newId,
+  type Scope,
+  type ServiceClient,
+  type ServiceContext,
+} from '@switchboard/platform'
 import type { RealtimeConfig } from '../config.ts'
 import { isProblem, parseClientFrame } from '../domain/frame-schema.ts'
 import { createHubMetrics } from '../metrics/hub.metrics.ts'
@@ -50,8 +56,12 @@ const modeOf = (p: Principal | null): SocketMode =>
 const keyOf = (a: Arrival) => (a.principal ? `${a.principal.kind}:${a.principal.user_id}` : `visitor:${a.address}`)
 
 export function createHub(
-  svc: Pick<ServiceContext<RealtimeConfig, unknown>, 'config' | 'log' | 'cache' | 'bus' | 'metrics'>,
-  clients: { conversations: ServiceClient; identity: ServiceClient; configGovernance?: ServiceClient | undefined },
+  svc: Pick<ServiceContext<RealtimeConfig, unknown>, 'config' | 'log' | 'cache' | 'bus' | 'publish' | 'metrics'>,
+  clients: {
+    conversations: ConversationsClient
+    identity: ServiceClient
+    configGovernance?: ServiceClient | undefined
+  },
 ): Hub {
   const limits = svc.config.websocket
   const metrics = createHubMetrics(svc.metrics.registry)
@@ -60,6 +70,7 @@ export function createHub(
     log: svc.log,
     cache: svc.cache,
     bus: svc.bus,
+    publish: svc.publish,
     api: upstreamApi(clients),
     registry: createRegistry(metrics.socketCounted),
     connections: createConnectionStore(svc.cache, svc.config.webrtc.state_ttl_ms),

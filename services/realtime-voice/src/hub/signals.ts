@@ -6,7 +6,7 @@ import {
   type SignalTarget,
   type SocketMode,
 } from '@switchboard/contracts'
-import { type Delivery, newEnvelope } from '@switchboard/events'
+import type { Delivery } from '@switchboard/events'
 import type { Scope } from '@switchboard/platform'
 import { frame } from './frames.ts'
 import type { HubContext } from './hub-context.ts'
@@ -16,9 +16,11 @@ import { type Client, deliver, type Track } from './registry.ts'
  * Typing indicators, read receipts and WebRTC signalling between the sockets of a session, on whichever replicas
  * they are: published on the hub's stream (`hub.signal.relayed`) and delivered by every replica to its own sockets.
  *
- * Published straight to the bus, not through the outbox: they are not stored and change nothing, so there is no
- * transaction for them to commit with, and one lost while NATS is down is worth no more than a late one (a client
- * re-sends typing, ICE gathers again). A replica delivers its own signals the same way, so order holds for all.
+ * Published straight to the bus, not through the outbox (`svc.publish`, checked against the contract like every
+ * event): they are not stored and change nothing, so there is no transaction for them to commit with, and one lost
+ * while NATS is down is worth no more than a late one (a client re-sends typing, ICE gathers again). A replica
+ * delivers its own signals the same way, so order holds for all. The contract is checked again on delivery: another
+ * replica (or another service) may run other code.
  */
 
 const check = TypeCompiler.Compile(SignalRelayed)
@@ -40,15 +42,9 @@ export async function publishSignal(
   const session = track.session
   const from = partyOf(c, track)
   const signal = { session_id: session.id, kind, from, to, agent_id: session.agent_id, data }
-  if (!check.Check(signal)) throw new Error('hub: a signal off its contract')
-  const envelope = newEnvelope({
-    type: RealtimeSignalEvents.relayed.type,
-    tenant_id: session.tenant_id,
-    workspace_id: session.workspace_id,
-    actor: { user_id: from.id, kind: c.principal?.kind ?? 'visitor' },
-    data: signal,
-  })
-  await h.bus.publish(RealtimeSignalEvents.relayed.type, envelope)
+  const scope = { tenant_id: session.tenant_id, workspace_id: session.workspace_id }
+  const sender = { actor: { user_id: from.id, kind: c.principal?.kind ?? 'visitor' }, scope }
+  await h.publish(sender, RealtimeSignalEvents.relayed, signal)
 }
 
 const isCustomerSide = (c: Client, track: Track | undefined) =>

@@ -1,39 +1,20 @@
-import type { Principal } from '@switchboard/contracts'
-import type { Scope, ServiceClient, ServiceReply } from '@switchboard/platform'
+import type { ConversationsApi, Principal } from '@switchboard/contracts'
+import type {
+  ConversationsAnswer,
+  ConversationsClient,
+  Scope,
+  ServiceClient,
+  ServiceReply,
+} from '@switchboard/platform'
 
 /**
- * The calls the hub makes: conversations' internal API (its service principal narrowed to the socket's scope),
- * conversations' `/api/omni` as the agent itself, and identity's widget rule. A refusal comes back as data — the
- * code and message conversations or identity gave — to be sent to the client as an `error` frame.
+ * The calls the hub makes: conversations' API through the platform's typed client (its service principal narrowed
+ * to the socket's scope; an agent's reply as the agent), and identity's widget rule. A refusal comes back as data —
+ * the code and message conversations or identity gave — to be sent to the client as an `error` frame.
  */
 
-/** What the hub reads of a conversations session (`Session` in services/conversations/src/schemas). */
-export interface UpstreamSession {
-  id: string
-  tenant_id: string
-  workspace_id: string
-  status: string
-  customer_id: string | null
-  visitor_id: string | null
-  agent_id: string | null
-  message_count: number
-}
-
-/** A message as conversations lists it. */
-export interface UpstreamMessage {
-  id: string
-  session_id: string
-  sender: 'customer' | 'agent' | 'ai' | 'system'
-  sender_id: string | null
-  kind: string
-  content: string
-  metadata: Record<string, unknown>
-  created_at: string
-  /** `internal`: a staff-only note (listed only when asked with `visibility=all`) */
-  visibility?: 'public' | 'internal'
-  /** its position in the session (absent from a conversations older than the field) */
-  seq?: number
-}
+/** A conversations session as the hub reads it (`Session` of conversations' API in packages/contracts). */
+export type UpstreamSession = ConversationsApi.Session
 
 export interface Refusal {
   status: number
@@ -51,66 +32,54 @@ export class RefusedError extends Error {
   }
 }
 
-/** The body of a 2xx answer, or a RefusedError with the service's own code. */
-function body<T>(service: string, reply: ServiceReply<unknown>): T {
-  if (reply.status >= 200 && reply.status < 300) return reply.body as T
-  const b = (reply.body ?? {}) as { code?: unknown; message?: unknown }
-  throw new RefusedError({
-    status: reply.status,
+function refusal(service: string, status: number, b: { code?: unknown; message?: unknown }): RefusedError {
+  return new RefusedError({
+    status,
     code: typeof b.code === 'string' ? b.code : 'UPSTREAM_ERROR',
-    message: typeof b.message === 'string' ? b.message : `${service} answered ${reply.status}`,
+    message: typeof b.message === 'string' ? b.message : `${service} answered ${status}`,
   })
 }
 
-/** Who asks to join: exactly one party, as conversations' access check takes it. */
+/** The body of conversations' 2xx answer, or a RefusedError with its own code. */
+function answered<T>(answer: ConversationsAnswer<T>): T {
+  if (answer.ok) return answer.body
+  throw refusal('conversations', answer.status, answer.body)
+}
+
+/** The body of identity's 2xx answer, or a RefusedError with its own code. */
+function body<T>(service: string, reply: ServiceReply<unknown>): T {
+  if (reply.status >= 200 && reply.status < 300) return reply.body as T
+  throw refusal(service, reply.status, (reply.body ?? {}) as { code?: unknown; message?: unknown })
+}
+
+/** Who asks to join: exactly one party (conversations' `AccessBody` refuses two). */
 export type Party =
   | { customer_id: string }
   | { visitor_credential: string }
   | { agent_user_id: string; permissions: string[] }
   | { service_id: string }
 
-export interface CustomerMessage {
-  content: string
-  metadata?: Record<string, unknown>
-  customer_id?: string
-  visitor_credential?: string
-}
+/** What a customer's or visitor's socket sends as a message. */
+export type CustomerMessage = Pick<
+  ConversationsApi.InternalMessageBody,
+  'content' | 'metadata' | 'customer_id' | 'visitor_credential'
+>
 
-export interface InternalMessageResult {
-  session: UpstreamSession
-  message: UpstreamMessage
-  created: boolean
-  reopened: boolean
-  visitor: { visitor_id: string; credential: string } | null
-}
-
-const path = (id: string) => encodeURIComponent(id)
-
-export function upstreamApi(clients: { conversations: ServiceClient; identity: ServiceClient }) {
+export function upstreamApi(clients: { conversations: ConversationsClient; identity: ServiceClient }) {
   const { conversations, identity } = clients
   return {
     async access(sessionId: string, party: Party, scope: Scope) {
-      const reply = await conversations.call('POST', `/internal/sessions/${path(sessionId)}/access`, party, { scope })
-      return body<{ session: UpstreamSession; role: string }>('conversations', reply)
+      return answered(await conversations.access(sessionId, party, { scope }))
     },
 
     /** A customer's or visitor's first message: the session, with the id the hub chose (so it can listen first). */
     async createSession(sessionId: string, m: CustomerMessage, scope: Scope) {
-      const payload = { sender: 'customer', session_id: sessionId, channel: 'web', ...m }
-      return body<InternalMessageResult>(
-        'conversations',
-        await conversations.call('POST', '/internal/sessions', payload, { scope }),
-      )
+      const first = { sender: 'customer' as const, session_id: sessionId, channel: 'web', ...m }
+      return answered(await conversations.createSession(first, { scope }))
     },
 
     async postCustomer(sessionId: string, m: CustomerMessage, scope: Scope) {
-      const reply = await conversations.call(
-        'POST',
-        `/internal/sessions/${path(sessionId)}/messages`,
-        { sender: 'customer', ...m },
-        { scope },
-      )
-      return body<InternalMessageResult>('conversations', reply)
+      return answered(await conversations.postMessage(sessionId, { sender: 'customer', ...m }, { scope }))
     },
 
     /** An agent's reply, posted as the agent: conversations applies its posting rule to that principal. */
@@ -119,20 +88,11 @@ export function upstreamApi(clients: { conversations: ServiceClient; identity: S
       sessionId: string,
       m: { content: string; metadata?: Record<string, unknown>; internal?: boolean },
     ) {
-      const reply = await conversations.call('POST', `/api/omni/sessions/${path(sessionId)}/messages`, m, {
-        as: principal,
-      })
-      return body<UpstreamMessage>('conversations', reply)
+      return answered(await conversations.postAsAgent(sessionId, m, { as: principal }))
     },
 
     async toHuman(sessionId: string, reason: string, scope: Scope) {
-      const reply = await conversations.call(
-        'POST',
-        '/api/session-transfer/to-human',
-        { session_id: sessionId, reason },
-        { scope },
-      )
-      return body<{ is_waiting: boolean; new_agent_id: string | null }>('conversations', reply)
+      return answered(await conversations.toHuman({ session_id: sessionId, reason }, { scope }))
     },
 
     /**
@@ -146,22 +106,12 @@ export function upstreamApi(clients: { conversations: ServiceClient; identity: S
       scope: Scope,
       visibility: 'public' | 'all' = 'public',
     ) {
-      const q = new URLSearchParams({ ...cursor, limit: String(limit), visibility })
-      const reply = await conversations.call('GET', `/internal/sessions/${path(sessionId)}/messages?${q}`, undefined, {
-        scope,
-      })
-      return body<{ count: number; items: UpstreamMessage[] }>('conversations', reply).items
+      return answered(await conversations.messages(sessionId, { ...cursor, limit, visibility }, { scope })).items
     },
 
     /** A console's `read {message_id}`: its agent's read marker in the session (the inbox's unread counts). */
     async markRead(sessionId: string, userId: string, messageId: string, scope: Scope) {
-      const reply = await conversations.call(
-        'POST',
-        `/internal/sessions/${path(sessionId)}/read`,
-        { user_id: userId, message_id: messageId },
-        { scope },
-      )
-      return body<{ session_id: string; last_read_seq: number; unread_count: number }>('conversations', reply)
+      return answered(await conversations.markRead(sessionId, { user_id: userId, message_id: messageId }, { scope }))
     },
 
     /** Does this tenant/workspace take widget visitors? identity's refusal (404 unknown, 403 disabled) if not. */
