@@ -1,8 +1,9 @@
 import type { Static } from '@sinclair/typebox'
 import { IdentityEvents, TicketSatisfactionEvents } from '@switchboard/contracts'
-import type { ConsumerDef } from '@switchboard/platform'
+import { type ConsumedEvent, type ConsumerDef, type ConsumerTx, on } from '@switchboard/platform'
 import type { IdentityService } from '../context.ts'
 import { applyRatingDelta } from '../db/agents.repository.ts'
+import type { IdentityDatabase } from '../db/database.ts'
 import { agentFacts } from '../db/event-facts.ts'
 
 export const AGENT_RATINGS_CONSUMER = 'identity-agent-ratings'
@@ -38,17 +39,26 @@ export const agentRatings: ConsumerDef<IdentityService> = {
   stream: 'TICKETS',
   subjects: ['tickets.satisfaction.>'],
   idempotency: 'inbox',
-  async handle(svc, delivery, tx) {
-    const { envelope } = delivery
-    const data = envelope.data as Rated
-    const delta = ratingDelta(envelope.type, data)
-    if (!delta || !data.agent_id || !envelope.tenant_id || !envelope.workspace_id) return
-    const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
-    const agent = await applyRatingDelta(tx.db, scope, data.agent_id, delta, new Date().toISOString())
-    if (!agent) {
-      svc.log.debug({ component: AGENT_RATINGS_CONSUMER, agent_id: data.agent_id }, 'rating of an unknown agent')
-      return
-    }
-    await tx.emit(IdentityEvents.agentUpserted, agentFacts(agent), scope)
-  },
+  handlers: [
+    on(TicketSatisfactionEvents.rated, (event, tx, svc) => rated(event, tx, svc)),
+    on(TicketSatisfactionEvents.changed, (event, tx, svc) => rated(event, tx, svc)),
+    on(TicketSatisfactionEvents.removed, (event, tx, svc) => rated(event, tx, svc)),
+  ],
+}
+
+/** One satisfaction event's move of its agent's rating, announced when it moved. */
+async function rated(
+  { envelope, data }: ConsumedEvent<Rated | Changed>,
+  tx: ConsumerTx<IdentityDatabase>,
+  svc: IdentityService,
+): Promise<void> {
+  const delta = ratingDelta(envelope.type, data)
+  if (!delta || !data.agent_id || !envelope.tenant_id || !envelope.workspace_id) return
+  const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
+  const agent = await applyRatingDelta(tx.db, scope, data.agent_id, delta, new Date().toISOString())
+  if (!agent) {
+    svc.log.debug({ component: AGENT_RATINGS_CONSUMER, agent_id: data.agent_id }, 'rating of an unknown agent')
+    return
+  }
+  await tx.emit(IdentityEvents.agentUpserted, agentFacts(agent), scope)
 }

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox'
 import { ConfigEvents } from '@switchboard/contracts'
-import { type ConsumerDef, isPlainObject, nowIso } from '@switchboard/platform'
+import { type ConsumerDef, isPlainObject, nowIso, on } from '@switchboard/platform'
 import type { IdentityService } from '../context.ts'
 import { applyScopedSessionRisk, type ScopedSessionRiskChange } from '../db/scoped-session-risk.repository.ts'
 
@@ -40,17 +40,18 @@ export const configOverrides: ConsumerDef<IdentityService> = {
   stream: 'CONFIG',
   subjects: [ConfigEvents.scopeChanged.type],
   idempotency: 'handler',
-  async handle(svc, { envelope }) {
-    if (envelope.type !== ConfigEvents.scopeChanged.type) return
-    const change = sessionRiskChange(envelope.data as ScopeChanged, nowIso())
-    if (!change) {
-      svc.log.warn({ component: CONFIG_OVERRIDES_CONSUMER, event_id: envelope.id }, 'config change without a scope')
-      return
-    }
-    const applied = await applyScopedSessionRisk(svc.db, change)
-    svc.log.debug(
-      { component: CONFIG_OVERRIDES_CONSUMER, ...change, policy: undefined, applied },
-      applied ? 'session risk overrides stored' : 'older config version ignored',
-    )
-  },
+  handlers: [
+    on(ConfigEvents.scopeChanged, async ({ envelope, data }, svc) => {
+      const change = sessionRiskChange(data, nowIso())
+      if (!change) {
+        svc.log.warn({ component: CONFIG_OVERRIDES_CONSUMER, event_id: envelope.id }, 'config change without a scope')
+        return
+      }
+      const applied = await applyScopedSessionRisk(svc.db, change)
+      svc.log.debug(
+        { component: CONFIG_OVERRIDES_CONSUMER, ...change, policy: undefined, applied },
+        applied ? 'session risk overrides stored' : 'older config version ignored',
+      )
+    }),
+  ],
 }

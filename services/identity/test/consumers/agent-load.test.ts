@@ -2,7 +2,7 @@ import { ConversationEvents, type SessionFacts } from '@switchboard/contracts'
 import { newEnvelope } from '@switchboard/events'
 import { inEachStorageMode, waitFor } from '@switchboard/testing'
 import t from 'tap'
-import { sessionOf } from '../../src/consumers/agent-load.consumer.ts'
+import { AGENT_LOAD_CONSUMER } from '../../src/consumers/agent-load.consumer.ts'
 import { createCustomer, directoryFixture } from '../helpers/directory.ts'
 
 // An agent's current_load on identity's agent record, from conversations' session events.
@@ -21,14 +21,6 @@ const facts = (session_id: string, agent_id: string | null, status: SessionFacts
   started_at: '2026-11-27T10:00:00.000Z',
   last_message_at: null,
   ended_at: status === 'closed' ? '2026-11-27T11:00:00.000Z' : null,
-})
-
-t.test('sessionOf: the session whole or under `session`; anything else is none', async (t) => {
-  const s = facts('s', 'u', 'active')
-  t.same(sessionOf(s), s)
-  t.same(sessionOf({ session: s, previous_agent_id: null }), s)
-  t.equal(sessionOf({ session_id: 's' }), undefined)
-  t.equal(sessionOf(null), undefined)
 })
 
 inEachStorageMode(t, 'current_load from conversations events', async (t, mode) => {
@@ -116,5 +108,30 @@ inEachStorageMode(t, 'current_load from conversations events', async (t, mode) =
     t.equal(await until(3), 3, 's9, s10 and s11: nothing doubled, nothing undone, nothing foreign')
     const list = await req('GET', '/api/agents', who.acmeAdmin)
     t.equal(list.json().data.find((a: { id: string }) => a.id === agentId).current_load, 3, 'on the list too')
+  })
+
+  await t.test('the session whole or under `session`; anything else is dead-lettered at once', async (t) => {
+    // a session event without the session's facts (whole or under `session`): its contract refuses it
+    const partial = await publish(ConversationEvents.sessionCreated.type, { session_id: 's20' })
+    const bare = await publish(ConversationEvents.sessionAssigned.type, facts('s21', u, 'active'))
+    const nothing = await publish(ConversationEvents.sessionClosed.type, {})
+    await publish(ConversationEvents.sessionAssigned.type, {
+      session: facts('s22', u, 'active'),
+      previous_agent_id: null,
+    })
+    t.equal(await until(4), 4, 'the next event applied all the same')
+    const dead = await waitFor(async () => {
+      const letters = await svc.bus.deadLetters({ consumer: AGENT_LOAD_CONSUMER })
+      return letters.length >= 3 ? letters : undefined
+    }, 5000)
+    t.same(
+      dead.map((d) => d.envelope.id).sort(),
+      [partial.id, bare.id, nothing.id].sort(),
+      'each of them dead-lettered',
+    )
+    t.ok(
+      dead.every((d) => d.deliveries === 1 && /does not match its contract/.test(d.error)),
+      'on its first delivery, the contract named',
+    )
   })
 })
