@@ -169,6 +169,35 @@ inEachMode('erasure: a customer erased everywhere, totals kept', {}, async (t, s
     t.equal((await api.get(`/api/customers/${customer.id}`, staff)).status, 200, 'and the customer is still there')
   })
 
+  t.test('the export: all of the person in one archive, for administrators of the scope only', async (t) => {
+    const r = await api.get(`/api/customers/${customer.id}/export`, { token: admin.token })
+    t.equal(r.status, 200, r.text.slice(0, 300))
+    t.match(r.headers.get('content-disposition'), /attachment; filename="customer-/)
+    const parts = r.body.parts
+    t.same(Object.keys(parts).sort(), ['audit', 'conversations', 'identity', 'realtime-voice', 'tickets'])
+    t.match(parts.identity.customers[0], { id: customer.id, name, email, phone })
+    t.equal(parts.identity.customer_notes.length, 1)
+    t.notOk(JSON.stringify(parts.identity).includes('password_hash'), 'no password hash')
+    t.equal(parts.conversations.sessions.length, 1)
+    const contents = (parts.conversations.messages as { content: string }[]).map((m) => m.content)
+    t.ok(contents.some((c) => c.includes(said)) && contents.some((c) => c.includes(phone)), 'their messages')
+    t.equal(parts.conversations.uploads[0].id, upload.id)
+    t.match(parts.tickets.tickets[0], { id: ticket.id, title: `Parcel of ${name}`, description: said })
+    t.equal(parts.tickets.ticket_comments.length, 1)
+    t.match(parts.tickets.satisfactions[0], { rating: 4, comment: said })
+    t.ok(parts.audit.audit_records.length >= 2, 'the audit records of and by them')
+    isError(t, await api.get(`/api/customers/${customer.id}/export`, { token: agentToken }), 403)
+    const foreign = await api.get(`/api/customers/${customer.id}/export`, { token: foreignAdmin.token })
+    const missing = await api.get('/api/customers/no-such-customer/export', { token: foreignAdmin.token })
+    isError(t, foreign, 404, 'IDENTITY_CUSTOMER_NOT_FOUND')
+    t.same(sameAs(foreign), sameAs(missing), "another tenant's customer exports like a missing one")
+    const audited = await until('the export audited', async () => {
+      const logs = await api.get('/api/audit/logs?action=customers.export&page_size=50', { token: admin.token })
+      return (logs.body?.data as any[] | undefined)?.find((x) => x.resource_id === customer.id && x.success)
+    })
+    clean(t, "the export's audit record", audited, markers)
+  })
+
   let erasureId = ''
   t.test('one call erases; every unit reports', async (t) => {
     const started = await api.post(`/api/customers/${customer.id}/erasure`, undefined, { token: admin.token })
@@ -248,6 +277,12 @@ inEachMode('erasure: a customer erased everywhere, totals kept', {}, async (t, s
         markers,
       )
     }
+  })
+
+  t.test('the export has nothing left to give', async (t) => {
+    const r = await api.get(`/api/customers/${customer.id}/export`, { token: admin.token })
+    isError(t, r, 404, 'IDENTITY_CUSTOMER_NOT_FOUND')
+    clean(t, 'the export', r.body, markers)
   })
 
   t.test("statistics' totals are unchanged", async (t) => {

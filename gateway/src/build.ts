@@ -22,6 +22,7 @@ import { proxiedRoutes } from './plugins/routes.ts'
 import { upstreamReady } from './readiness.ts'
 import { consoleRoutes } from './routes/console.routes.ts'
 import { docsRoutes } from './routes/docs.routes.ts'
+import { customerExportRoutes } from './routes/customer-export.routes.ts'
 import { opsRoutes } from './routes/ops.routes.ts'
 import { widgetRoutes } from './routes/widget.routes.ts'
 import { createWidgetPolicy } from './routes/widget-policy.ts'
@@ -164,6 +165,7 @@ export async function build(config: GatewayConfig, deps: GatewayDeps) {
     uploadBodyLimit: config.upload_body_limit_bytes,
   })
   await app.register(opsRoutes, { config, tokenState, bus, audit, metrics, dispatcher: http }) // dead letters, unit health
+  await app.register(customerExportRoutes, { config, auth: authDeps, audit }) // a person's data from every unit
   await app.register(docsRoutes, { upstreams: config.upstreams, dispatcher: http }) // /openapi.json, /docs
   await app.register(websocket.routes) // GET /api/v1/ws (class "optional")
   // the chat widget: /widget.js, the frame at /widget/ (frame-ancestors from the scope's portal config), /demo

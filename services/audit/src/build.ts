@@ -6,6 +6,7 @@ import { AuditErasureEvents, erasureConsumer } from './consumers/erasure.consume
 import type { AuditDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
 import { auditRoutes } from './routes/audit.routes.ts'
+import { customerExportRoutes } from './routes/customer-export.routes.ts'
 import { internalRoutes } from './routes/internal.routes.ts'
 import { retentionWorker } from './workers/retention.worker.ts'
 
@@ -21,7 +22,7 @@ export const audit = defineService<AuditConfig, AuditDatabase>({
   loadConfig,
   migrations,
   events: [AuditErasureEvents],
-  routes: { protected: [auditRoutes, internalRoutes] },
+  routes: { protected: [auditRoutes, internalRoutes, customerExportRoutes] },
   consumers: [auditRecorder, erasureConsumer],
   workers: [retentionWorker],
 })

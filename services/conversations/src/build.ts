@@ -15,6 +15,7 @@ import { migrations } from './db/migrations/index.ts'
 import { createQueueMetrics } from './metrics/queue.metrics.ts'
 import { agentRoutes } from './routes/agents.routes.ts'
 import { customerActivityRoutes } from './routes/customer-activity.routes.ts'
+import { customerExportRoutes } from './routes/customer-export.routes.ts'
 import { inboxRoutes } from './routes/inbox.routes.ts'
 import { internalRoutes } from './routes/internal.routes.ts'
 import { sessionRoutes } from './routes/sessions.routes.ts'
@@ -59,6 +60,7 @@ export const conversations = defineService<ConversationsConfig, ConversationsDat
       internalRoutes,
       agentRoutes,
       customerActivityRoutes,
+      customerExportRoutes,
     ],
     optional: [uploadRoutes],
     public: [widgetRoutes],

@@ -12,6 +12,7 @@ import { migrations } from './db/migrations/index.ts'
 import { agentRoutes } from './routes/agents.routes.ts'
 import { authPublicRoutes } from './routes/auth.routes.ts'
 import { authSelfRoutes } from './routes/auth-self.routes.ts'
+import { customerExportRoutes } from './routes/customer-export.routes.ts'
 import { customerRoutes } from './routes/customers.routes.ts'
 import { effectiveConfigRoutes } from './routes/effective-config.routes.ts'
 import { erasureRoutes } from './routes/erasure.routes.ts'
@@ -51,6 +52,7 @@ export const identity = defineService<IdentityConfig, IdentityDatabase, Identity
       agentRoutes,
       customerRoutes,
       erasureRoutes,
+      customerExportRoutes,
     ],
   },
   consumers: [agentRatings, configOverrides, agentLoad, ...erasureReports],

@@ -6,6 +6,7 @@ import type { RealtimeExtras } from './context.ts'
 import type { RealtimeDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
 import { createHub } from './hub/hub.ts'
+import { customerExportRoutes } from './routes/customer-export.routes.ts'
 import { statsRoutes } from './routes/stats.routes.ts'
 import { voiceRoutes } from './routes/voice.routes.ts'
 import { webrtcRoutes } from './routes/webrtc.routes.ts'
@@ -57,7 +58,7 @@ export const realtimeVoice = defineService<RealtimeConfig, RealtimeDatabase, Rea
       hub: createHub(svc, { conversations, identity, configGovernance }),
     }
   },
-  routes: { protected: [statsRoutes, webrtcRoutes, voiceRoutes], optional: [socketRoutes] },
+  routes: { protected: [statsRoutes, webrtcRoutes, voiceRoutes, customerExportRoutes], optional: [socketRoutes] },
   consumers: [erasureConsumer],
   startup: (svc) => svc.hub.start(),
   shutdown: async (svc) => {

@@ -12,6 +12,7 @@ import { migrations } from './db/migrations/index.ts'
 import { commentRoutes } from './routes/comments.routes.ts'
 import { csatRoutes } from './routes/csat.routes.ts'
 import { customFieldRoutes } from './routes/custom-fields.routes.ts'
+import { customerExportRoutes } from './routes/customer-export.routes.ts'
 import { internalRoutes } from './routes/internal.routes.ts'
 import { macroRoutes } from './routes/macros.routes.ts'
 import { satisfactionRoutes } from './routes/satisfaction.routes.ts'
@@ -65,6 +66,7 @@ export const tickets = defineService<TicketsConfig, TicketsDatabase, TicketsPart
       surveyRoutes,
       macroRoutes,
       internalRoutes,
+      customerExportRoutes,
     ],
     public: [csatRoutes, widgetTicketRoutes],
   },

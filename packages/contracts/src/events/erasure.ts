@@ -86,3 +86,23 @@ export function erasurePayload<T extends ErasureRequested | ErasureReported>(
   }
   return data as T
 }
+
+/**
+ * One unit's share of a person's export (`GET /internal/customers/:id/export?user_id=` on each unit, assembled by
+ * the gateway's `GET /api/customers/:id/export`): collections by name, each a list of records as stored.
+ */
+export const CustomerExportPart = Type.Record(Type.String(), Type.Array(Type.Record(Type.String(), Type.Unknown())))
+export type CustomerExportPart = Static<typeof CustomerExportPart>
+
+/** The query of the units' export routes: the customer's account id (conversations and tickets name them by it). */
+export const CustomerExportQuery = Type.Object({ user_id: Type.String({ minLength: 1, maxLength: 128 }) })
+
+/** The path of every unit's export route. */
+export const CUSTOMER_EXPORT_PATH = '/internal/customers/:id/export'
+
+/** Erasing and exporting a person: administrators (`*`) only, or a service granted exactly this. */
+export const ERASURE_PERMISSION = 'customers.erase'
+
+export function holdsErasurePermission(permissions: readonly string[]): boolean {
+  return permissions.includes('*') || permissions.includes(ERASURE_PERMISSION)
+}

@@ -1,5 +1,5 @@
 import { ERASED_TEXT } from '@switchboard/contracts'
-import type { Scope } from '@switchboard/platform'
+import { type Scope, whereScope } from '@switchboard/platform'
 import type { Kysely, Transaction } from 'kysely'
 import type { ConversationsDatabase } from './database.ts'
 
@@ -17,34 +17,20 @@ export interface ErasedPerson {
 const n = (r: { numUpdatedRows?: bigint; numDeletedRows?: bigint }) => Number(r.numUpdatedRows ?? r.numDeletedRows ?? 0)
 
 export function sessionIdsOf(db: Db, p: ErasedPerson): Promise<string[]> {
-  return db
-    .selectFrom('sessions')
-    .select('id')
-    .where('customer_id', 'in', p.ids)
-    .where('tenant_id', '=', p.scope.tenant_id)
-    .where('workspace_id', '=', p.scope.workspace_id)
+  return whereScope(db.selectFrom('sessions').select('id').where('customer_id', 'in', p.ids), p.scope)
     .execute()
     .then((rows) => rows.map((r) => r.id))
 }
 
 export function ticketIdsOf(db: Db, p: ErasedPerson): Promise<string[]> {
-  return db
-    .selectFrom('customer_tickets')
-    .select('ticket_id')
-    .where('customer_id', 'in', p.ids)
-    .where('tenant_id', '=', p.scope.tenant_id)
-    .where('workspace_id', '=', p.scope.workspace_id)
+  return whereScope(db.selectFrom('customer_tickets').select('ticket_id').where('customer_id', 'in', p.ids), p.scope)
     .execute()
     .then((rows) => rows.map((r) => r.ticket_id))
 }
 
 /** The person's uploads: in their sessions, on their tickets, or sent by them. */
 export async function uploadIdsOf(db: Db, p: ErasedPerson, sessions: string[], tickets: string[]): Promise<string[]> {
-  const rows = await db
-    .selectFrom('uploads')
-    .select('id')
-    .where('tenant_id', '=', p.scope.tenant_id)
-    .where('workspace_id', '=', p.scope.workspace_id)
+  const rows = await whereScope(db.selectFrom('uploads').select('id'), p.scope)
     .where((eb) =>
       eb.or([
         eb('owner_id', 'in', p.ids),
@@ -85,13 +71,13 @@ export async function forgetProjections(db: Db, p: ErasedPerson): Promise<Record
     .set({ name: '', updated_at: p.at })
     .where((eb) => eb.or([eb('customer_id', 'in', p.ids), eb('user_id', 'in', p.ids)]))
     .executeTakeFirst()
-  const tickets = await db
-    .updateTable('customer_tickets')
-    .set({ title: ERASED_TEXT, version_at: p.at, version_id: p.version_id })
-    .where('customer_id', 'in', p.ids)
-    .where('tenant_id', '=', p.scope.tenant_id)
-    .where('workspace_id', '=', p.scope.workspace_id)
-    .executeTakeFirst()
+  const tickets = await whereScope(
+    db
+      .updateTable('customer_tickets')
+      .set({ title: ERASED_TEXT, version_at: p.at, version_id: p.version_id })
+      .where('customer_id', 'in', p.ids),
+    p.scope,
+  ).executeTakeFirst()
   return { customer_projections_emptied: n(customers), ticket_titles_tombstoned: n(tickets) }
 }
 

@@ -1,5 +1,5 @@
 import { ERASED_TEXT } from '@switchboard/contracts'
-import type { Scope } from '@switchboard/platform'
+import { type Scope, whereScope } from '@switchboard/platform'
 import type { Kysely, Transaction } from 'kysely'
 import type { RealtimeDatabase } from './database.ts'
 
@@ -13,13 +13,7 @@ const n = (r: { numUpdatedRows?: bigint }) => Number(r.numUpdatedRows ?? 0)
  * the provider's reference, transcripts their words.
  */
 export async function eraseCalls(db: Db, ids: string[], scope: Scope): Promise<Record<string, number>> {
-  const calls = await db
-    .selectFrom('calls')
-    .select('id')
-    .where('customer_id', 'in', ids)
-    .where('tenant_id', '=', scope.tenant_id)
-    .where('workspace_id', '=', scope.workspace_id)
-    .execute()
+  const calls = await whereScope(db.selectFrom('calls').select('id').where('customer_id', 'in', ids), scope).execute()
   const refs = calls.map((c) => c.id)
   if (refs.length === 0) return { calls_erased: 0, recordings_deleted: 0, transcripts_tombstoned: 0 }
   await db

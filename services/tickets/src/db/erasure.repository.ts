@@ -1,5 +1,5 @@
 import { ERASED_TEXT } from '@switchboard/contracts'
-import type { Scope } from '@switchboard/platform'
+import { type Scope, whereScope } from '@switchboard/platform'
 import type { Kysely, Transaction } from 'kysely'
 import type { TicketsDatabase } from './database.ts'
 
@@ -16,13 +16,10 @@ export interface ErasedPerson {
 const n = (r: { numUpdatedRows?: bigint; numDeletedRows?: bigint }) => Number(r.numUpdatedRows ?? r.numDeletedRows ?? 0)
 
 export async function ticketIdsOf(db: Db, p: ErasedPerson): Promise<string[]> {
-  const rows = await db
-    .selectFrom('tickets')
-    .select('id')
-    .where('customer_id', 'in', p.ids)
-    .where('tenant_id', '=', p.scope.tenant_id)
-    .where('workspace_id', '=', p.scope.workspace_id)
-    .execute()
+  const rows = await whereScope(
+    db.selectFrom('tickets').select('id').where('customer_id', 'in', p.ids),
+    p.scope,
+  ).execute()
   return rows.map((r) => r.id)
 }
 
@@ -52,11 +49,7 @@ export async function tombstoneTickets(db: Db, p: ErasedPerson, tickets: string[
     await db.updateTable('ticket_status_history').set({ reason: '' }).where('ticket_id', 'in', tickets).execute()
   }
   counts.rating_comments_erased = n(
-    await db
-      .updateTable('customer_satisfactions')
-      .set({ comment: '' })
-      .where('tenant_id', '=', p.scope.tenant_id)
-      .where('workspace_id', '=', p.scope.workspace_id)
+    await whereScope(db.updateTable('customer_satisfactions').set({ comment: '' }), p.scope)
       .where((eb) =>
         eb.or([eb('customer_id', 'in', p.ids), ...(tickets.length ? [eb('ticket_id', 'in', tickets)] : [])]),
       )
