@@ -1,4 +1,5 @@
 export * from './common.ts'
+export * from './config-sections.ts'
 export * as ConversationsApi from './conversations-api.ts'
 export * from './effective-config.ts'
 export * from './envelope.ts'

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { UNITS } from '@switchboard/contracts'
+import { UNITS, WIDGET_PRECHAT, WidgetOrigin, WidgetPrechat } from '@switchboard/contracts'
 import {
   baseConfigFromEnv,
   configEncryptionKeys,
@@ -8,15 +8,8 @@ import {
   serviceUrlsFromEnv,
 } from '@switchboard/platform'
 
-/**
- * An origin a page may embed the widget from: scheme, host and optional port, nothing else (no path, no trailing
- * slash, no credentials) — what a browser sends as `Origin` and what `frame-ancestors` lists.
- */
-export const WIDGET_ORIGIN_PATTERN =
-  '^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)(:[0-9]{1,5})?$'
-export const WidgetOrigin = Type.String({ pattern: WIDGET_ORIGIN_PATTERN, maxLength: 300 })
-export const WIDGET_PRECHAT = ['off', 'name', 'name_email'] as const
-export const WidgetPrechat = Type.Union(WIDGET_PRECHAT.map((v) => Type.Literal(v)))
+// A widget origin and the pre-chat choices are shapes of the portal section: packages/contracts (config-sections.ts).
+export { WIDGET_ORIGIN_PATTERN, WIDGET_PRECHAT, WidgetOrigin, WidgetPrechat } from '@switchboard/contracts'
 
 /** The chat widget of a scope (issue 21): where it may be embedded and what it says before and without an agent. */
 export const WidgetSettings = Type.Object(

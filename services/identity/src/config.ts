@@ -1,22 +1,13 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { ACCESS_TTL_SECONDS, REFRESH_TTL_SECONDS } from '@switchboard/auth'
-import { UNITS } from '@switchboard/contracts'
+import { SessionRiskPolicy, UNITS } from '@switchboard/contracts'
 import { baseConfigFromEnv, parseConfig, ServiceBaseConfig, secretFromEnv } from '@switchboard/platform'
 
-/** security.session_risk: defaults as DEFAULT_SESSION_RISK_POLICY (src/domain/session-risk-policy.ts). */
-export const SessionRiskPolicy = Type.Object({
-  hot_refresh_window_minutes: Type.Integer({ minimum: 1, default: 10 }),
-  recent_refresh_window_minutes: Type.Integer({ minimum: 1, default: 30 }),
-  today_refresh_window_hours: Type.Integer({ minimum: 1, default: 24 }),
-  rapid_change_window_hours: Type.Integer({ minimum: 1, default: 12 }),
-  stale_activity_window_days: Type.Integer({ minimum: 1, default: 14 }),
-  multi_public_ip_threshold: Type.Integer({ minimum: 1, default: 2 }),
-  many_sessions_threshold: Type.Integer({ minimum: 1, default: 3 }),
-  hot_refresh_family_threshold: Type.Integer({ minimum: 1, default: 2 }),
-  medium_risk_score: Type.Integer({ minimum: 0, default: 2 }),
-  high_risk_score: Type.Integer({ minimum: 0, default: 4 }),
-})
-export type SessionRiskPolicy = Static<typeof SessionRiskPolicy>
+/**
+ * security.session_risk: every key with its code default and the system floor — the session-risk table of
+ * packages/contracts (config-sections.ts), whose `override` limits bound what a scope may store.
+ */
+export { SessionRiskPolicy }
 
 /** security.session_risk_profiles.{environment}: the keys an environment profile may override. */
 export const SessionRiskProfile = Type.Partial(

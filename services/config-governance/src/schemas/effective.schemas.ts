@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox'
-import { EffectiveField } from '@switchboard/contracts'
+import { CONFIG_SECTIONS, type ConfigSection, EffectiveField } from '@switchboard/contracts'
 
-export const EFFECTIVE_SECTIONS = ['portal', 'llm', 'knowledge_provider', 'session_risk'] as const
-export type EffectiveSection = (typeof EFFECTIVE_SECTIONS)[number]
+/** The sections an effective view answers: every section a document may hold. */
+export const EFFECTIVE_SECTIONS = CONFIG_SECTIONS
+export type EffectiveSection = ConfigSection
 
 /** A section whose owning service did not answer: its fields are missing from `fields`, never guessed. */
 export const UnavailableSection = Type.Object({

@@ -1,30 +1,8 @@
-/** The thresholds and windows of session risk (`security.session_risk`, `SESSION_RISK_*`). */
-export interface SessionRiskPolicy {
-  hot_refresh_window_minutes: number
-  recent_refresh_window_minutes: number
-  today_refresh_window_hours: number
-  rapid_change_window_hours: number
-  stale_activity_window_days: number
-  multi_public_ip_threshold: number
-  many_sessions_threshold: number
-  hot_refresh_family_threshold: number
-  medium_risk_score: number
-  high_risk_score: number
-}
+import { DEFAULT_SESSION_RISK_POLICY, type SessionRiskPolicy } from '@switchboard/contracts'
 
-/** The code defaults, the lowest layer; the same values as the config schema's defaults (src/config.ts). */
-export const DEFAULT_SESSION_RISK_POLICY: Readonly<SessionRiskPolicy> = Object.freeze({
-  hot_refresh_window_minutes: 10,
-  recent_refresh_window_minutes: 30,
-  today_refresh_window_hours: 24,
-  rapid_change_window_hours: 12,
-  stale_activity_window_days: 14,
-  multi_public_ip_threshold: 2,
-  many_sessions_threshold: 3,
-  hot_refresh_family_threshold: 2,
-  medium_risk_score: 2,
-  high_risk_score: 4,
-})
+// The thresholds and windows of session risk (`security.session_risk`, `SESSION_RISK_*`) and their code defaults, the
+// lowest layer, are one table in packages/contracts (config-sections.ts): the config schema's defaults are the same.
+export { DEFAULT_SESSION_RISK_POLICY, type SessionRiskPolicy }
 
 export const POLICY_KEYS = Object.keys(DEFAULT_SESSION_RISK_POLICY) as (keyof SessionRiskPolicy)[]
 
