@@ -8,7 +8,6 @@
 // customer that does not exist.
 import type { Test } from 'tap'
 import { login } from './harness/auth.ts'
-import { switchboard } from './harness/cli.ts'
 import { conversationsKit, getUpload, must, PNG, postUpload, type Scope } from './harness/conversations-kit.ts'
 import { type CallOptions, type Client, until } from './harness/http.ts'
 import { isError, sameAs } from './harness/identity-kit.ts'
@@ -284,24 +283,6 @@ inEachMode('erasure: a customer erased everywhere, totals kept', {}, async (t, s
     const r = await api.get(`/api/customers/${customer.id}/export`, { token: admin.token })
     isError(t, r, 404, 'IDENTITY_CUSTOMER_NOT_FOUND')
     clean(t, 'the export', r.body, markers)
-  })
-
-  t.test('the CLI: erase again, read the report, export nothing', async (t) => {
-    const target = ['--gateway', system.url, '--tenant', scope.tenant_id, '--workspace', scope.workspace_id]
-    const env = { JWT_SECRET: system.env.JWT_SECRET! }
-    const again = await switchboard(['customer', 'erase', customer.id, ...target, '--json'], env)
-    const body = JSON.parse(again.stdout)
-    t.equal(body.erasure_id, erasureId, 'switchboard customer erase answers with the first erasure')
-    t.equal(body.status, 'completed')
-    const report = await switchboard(['customer', 'erasure', customer.id, ...target], env)
-    t.match(report.stdout, new RegExp(`erasure ${erasureId} of customer ${customer.id}: completed`))
-    t.match(report.stdout, /conversations\s+sessions_tombstoned=1 messages_tombstoned=3/)
-    const exported = await switchboard(['customer', 'export', customer.id, ...target], env).then(
-      () => undefined,
-      (err: { code: number; stderr: string }) => err,
-    )
-    t.equal(exported?.code, 1, 'the export of an erased customer fails')
-    t.match(exported?.stderr, /404 IDENTITY_CUSTOMER_NOT_FOUND/)
   })
 
   t.test("statistics' totals are unchanged", async (t) => {

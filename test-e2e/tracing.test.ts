@@ -1,4 +1,4 @@
-// Distributed tracing end to end, in both run modes (docs/architecture.md "Tracing"): with monitoring.tracing on at
+// Distributed tracing end to end, in both run modes (docs/architecture.md §9): with monitoring.tracing on at
 // ratio 1.0 and the units exporting OTLP/HTTP JSON to a small receiver started here, one request is one trace — the
 // gateway's span, the service's span under it (traceparent on the proxied request), its SQL, the outbox row's
 // publish, and a consumer span per consumer that handled the event (NATS headers in the fleet, the delivery's
@@ -189,6 +189,28 @@ inEachMode('tracing across HTTP and events', { env }, async (t, system) => {
       inUnit(t, system.mode, found['the statistics consumer']!, 'statistics')
     },
   )
+
+  t.test("the hub's cluster stats: gateway → realtime-voice → its Redis calls (the fleet's cache)", async (t) => {
+    const stats = await api.get('/api/v1/ws/stats?scope=cluster', { token })
+    t.equal(stats.status, 200, stats.text)
+    const requestId = stats.headers.get('x-request-id')!
+    const { root, found } = await traceOf(requestId, (root) => {
+      const svc = serviceSpan(root, 'realtime-voice')(receiver.spans)
+      return [
+        ['the realtime-voice span', () => svc],
+        ...(system.mode === 'fleet'
+          ? ([['its Redis call', childOf(svc, (s) => s.attributes['db.system.name'] === 'redis')]] as Want[])
+          : []),
+      ]
+    })
+    t.equal(found['the realtime-voice span']!.parentSpanId, root.spanId)
+    if (system.mode === 'fleet') {
+      t.match(found['its Redis call']!, { kind: KIND.client, name: 'ZRANGEBYSCORE' }, 'a CLIENT span per Redis command')
+      inUnit(t, system.mode, found['its Redis call']!, 'realtime-voice')
+    } else {
+      t.comment('embedded: the in-memory cache makes no network call and no span')
+    }
+  })
 })
 
 t.test('probes are not traced', async (t) => {

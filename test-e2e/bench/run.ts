@@ -24,6 +24,7 @@ import { benchStatistics, statisticsBenchOptions } from './statistics.bench.ts'
 import { benchTicketList } from './tickets-list.bench.ts'
 import { benchWebsocket } from './websocket.bench.ts'
 
+import { benchTracing, tracingBenchOptions } from './tracing.bench.ts'
 const which = new Set(process.argv.slice(2).filter((a) => !a.startsWith('-')))
 const all = which.size === 0 || which.has('all')
 const durationS = Number(process.env.BENCH_DURATION_S ?? 8)
@@ -166,6 +167,15 @@ const fleet = await startFleet({
   namespace,
   // without the real hub, whose UPSTREAM_REALTIME_VOICE would replace the echo stand-in the websocket bench measures
   services: SERVICES.map((s) => s.name).filter((name) => name !== 'realtime-voice'),
+// What tracing costs the gateway: three small fleets of its own (off, ratio 0.1, ratio 1.0), interleaved rounds.
+if (all || which.has('tracing')) {
+  results.tracing = await benchTracing(env, logger, tracingBenchOptions())
+  if (which.size === 1) {
+    await echo.close()
+    writeResults()
+    process.exit(0)
+  }
+}
   env,
   logger,
   output: (line) => {

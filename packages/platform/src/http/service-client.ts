@@ -1,5 +1,6 @@
 import { signInternalPrincipal } from '@switchboard/auth'
 import { PRINCIPAL_HEADER, type Principal, REQUEST_ID_HEADER } from '@switchboard/contracts'
+import { withTraceHeaders } from '@switchboard/events'
 import { Agent, type Dispatcher, request } from 'undici'
 
 /** The answer of another service: its status and its JSON body (the fleet's error body when it refused). */
@@ -92,8 +93,10 @@ export function createServiceClient(opts: ServiceClientOptions) {
       ctx: { as?: Principal; scope?: { tenant_id: string; workspace_id: string }; request_id?: string } = {},
     ): Promise<ServiceReply<T>> {
       const principal = ctx.as ?? (ctx.scope ? { ...selfPrincipal, ...ctx.scope } : selfPrincipal)
-      const headers: Record<string, string> = { [PRINCIPAL_HEADER]: await principalToken(principal) }
+      let headers: Record<string, string> = { [PRINCIPAL_HEADER]: await principalToken(principal) }
       if (ctx.request_id) headers[REQUEST_ID_HEADER] = ctx.request_id
+      // with tracing on, the callee's span continues the caller's trace (a consumer calling conversations' internal API)
+      headers = withTraceHeaders(headers) ?? headers
       const first = opts.urls[next++ % opts.urls.length]!
       try {
         return (await once(first, method, path, headers, body)) as ServiceReply<T>
