@@ -42,7 +42,7 @@ export async function bulkUpdate(svc: TicketsService, caller: Caller, body: Bulk
   const result: BulkResult = { updated: [], failed: [] }
   for (const id of [...new Set(body.ticket_ids)]) {
     try {
-      await svc.transaction(caller, (tx) => applyOne(svc, tx, id, body, agentId))
+      await svc.transaction(caller, (tx) => applyOne(tx, id, body, agentId))
       result.updated.push(id)
     } catch (err) {
       const e = err as { statusCode?: number; code?: string; message?: string }
@@ -54,23 +54,23 @@ export async function bulkUpdate(svc: TicketsService, caller: Caller, body: Bulk
   return result
 }
 
-async function applyOne(svc: TicketsService, tx: TicketsTx, id: string, body: BulkBody, agentId?: string) {
+async function applyOne(tx: TicketsTx, id: string, body: BulkBody, agentId?: string) {
   const reason = body.reason?.trim() ?? ''
   // 404 for a ticket outside the caller's scope, before anything else is looked at
-  const ticket = await load(svc, tx, id)
+  const ticket = await load(tx, id)
   if (body.agent_id !== undefined) {
     // a scoped caller's agent was checked once; an unscoped admin's must belong to each ticket's own scope
     const agent = agentId ?? (await agentOf(tx, body.agent_id, scopeOfTicket(ticket))).user_id
-    await assignIn(svc, tx, id, agent, reason)
+    await assignIn(tx, id, agent, reason)
   }
-  if (body.unassign_agent) await unassignIn(svc, tx, id, reason)
-  if (body.status !== undefined) await updateIn(svc, tx, id, { status: body.status }, reason)
+  if (body.unassign_agent) await unassignIn(tx, id, reason)
+  if (body.status !== undefined) await updateIn(tx, id, { status: body.status }, reason)
   let tags: string[] | undefined
   if (body.set_tags !== undefined) tags = body.set_tags
   else if (body.add_tags !== undefined || body.remove_tags !== undefined) {
-    const current = (await load(svc, tx, id)).tags
+    const current = (await load(tx, id)).tags
     const drop = new Set(normalizeTags(body.remove_tags ?? []))
     tags = [...current.filter((t) => !drop.has(t)), ...(body.add_tags ?? [])]
   }
-  if (tags !== undefined) await updateIn(svc, tx, id, { tags })
+  if (tags !== undefined) await updateIn(tx, id, { tags })
 }

@@ -3,7 +3,7 @@ import type { TicketsService } from '../context.ts'
 import {
   countCustomFields,
   definitionOf,
-  findCustomField,
+  findCustomFieldForUpdate,
   insertCustomField,
   listCustomFields,
   deleteCustomField as removeField,
@@ -76,7 +76,7 @@ export function createCustomField(svc: TicketsService, caller: Caller, body: Cre
  */
 export function updateCustomField(svc: TicketsService, caller: Caller, id: string, body: UpdateCustomFieldBody) {
   return svc.transaction(caller, async (tx): Promise<FieldChange> => {
-    const before = await findCustomField(tx.db, id, caller.scope, { forUpdate: svc.dialect === 'postgres' })
+    const before = await findCustomFieldForUpdate(tx, id, caller.scope)
     if (!before) throw new CustomFieldErrors.NotFound(id)
     const patch: Partial<CustomField> = {}
     for (const key of ['name', 'required', 'active', 'options', 'validation', 'show_when'] as const) {
@@ -93,7 +93,7 @@ export function updateCustomField(svc: TicketsService, caller: Caller, id: strin
 /** Removes the definition and its index rows; tickets keep the value in their `custom_fields`. */
 export function deleteCustomField(svc: TicketsService, caller: Caller, id: string): Promise<CustomField> {
   return svc.transaction(caller, async (tx) => {
-    const field = await findCustomField(tx.db, id, caller.scope, { forUpdate: svc.dialect === 'postgres' })
+    const field = await findCustomFieldForUpdate(tx, id, caller.scope)
     if (!field) throw new CustomFieldErrors.NotFound(id)
     await removeField(tx.db, id)
     await deleteCustomValueRows(tx.db, field.key, field)

@@ -6,10 +6,11 @@ import type { TicketsDatabase } from '../db/database.ts'
 import { satisfactionOfTicket } from '../db/satisfaction.repository.ts'
 import { displayNames } from '../db/sla-projections.repository.ts'
 import {
-  findSurvey,
+  findSurveyForUpdate,
   insertSurvey,
   moveSurvey,
   surveyByTokenHash,
+  surveyByTokenHashForUpdate,
   surveyOfTicket,
   toSurvey,
 } from '../db/survey.repository.ts'
@@ -95,7 +96,7 @@ export async function scheduleSurvey(tx: TicketsTx, ticket: ClosedTicket): Promi
 /** A fresh link (the old one stops working) and the workspace's days again; a completed survey is not resent. */
 export function resendSurvey(svc: TicketsService, caller: Caller, id: string) {
   return svc.transaction(caller, async (tx) => {
-    const row = await findSurvey(tx.db, id, caller.scope, { forUpdate: svc.dialect === 'postgres' })
+    const row = await findSurveyForUpdate(tx, id, caller.scope)
     if (!row) throw new SatisfactionErrors.SurveyNotFound()
     const before = toSurvey(row)
     if (before.status === 'completed') throw new SatisfactionErrors.SurveyCompleted()
@@ -145,7 +146,7 @@ export async function respondToSurvey(
   body: CsatRespondBody,
 ): Promise<Satisfaction> {
   const outcome = await svc.transaction(caller, async (tx) => {
-    const row = await surveyByTokenHash(tx.db, hashToken(token), { forUpdate: svc.dialect === 'postgres' })
+    const row = await surveyByTokenHashForUpdate(tx, hashToken(token))
     if (!row) throw new SatisfactionErrors.SurveyNotFound()
     if (row.status === 'completed') throw new SatisfactionErrors.SurveyCompleted()
     const now = nowIso()

@@ -5,7 +5,7 @@ import type { TicketsService } from '../context.ts'
 import { insertComment } from '../db/comments.repository.ts'
 import type { TicketsDatabase } from '../db/database.ts'
 import { findTicketSettings } from '../db/ticket-settings.repository.ts'
-import { findTicket, insertTicket, updateTicket as writeTicket } from '../db/tickets.repository.ts'
+import { findTicketForUpdate, insertTicket, updateTicket as writeTicket } from '../db/tickets.repository.ts'
 import { mergeValues } from '../domain/custom-fields.ts'
 import { closeComment, normalizeTags, TICKET_DEFAULTS } from '../domain/ticket.ts'
 import { ticketFacts } from '../domain/ticket-facts.ts'
@@ -39,11 +39,11 @@ export type TicketsTx = Tx<TicketsDatabase>
 export const scopeOfTicket = (t: Ticket) => ({ tenant_id: t.tenant_id, workspace_id: t.workspace_id })
 
 /**
- * Reads a ticket of the caller's scope for change: another tenant's is not found, like a missing one. PostgreSQL
- * locks the row until commit (SQLite's single writer already serialises), so two transitions can't both pass.
+ * Reads a ticket of the caller's scope for change: another tenant's is not found, like a missing one. Its row is
+ * locked until commit, so two transitions can't both pass.
  */
-export async function load(svc: TicketsService, tx: TicketsTx, id: string): Promise<Ticket> {
-  const ticket = await findTicket(tx.db, id, tx.caller.scope, { forUpdate: svc.dialect === 'postgres' })
+export async function load(tx: TicketsTx, id: string): Promise<Ticket> {
+  const ticket = await findTicketForUpdate(tx, id, tx.caller.scope)
   if (!ticket) throw new TicketErrors.NotFound(id)
   return ticket
 }
@@ -106,25 +106,19 @@ export async function openTicket(
     )
   }
   if (!(await findTicketSettings(tx.db, scope, svc.config)).auto_assign) return ticket
-  const agent = await autoAssign(svc, tx, ticket)
-  return agent ? (await assignIn(svc, tx, ticket.id, agent, 'auto-assigned')).after : ticket
+  const agent = await autoAssign(tx, ticket)
+  return agent ? (await assignIn(tx, ticket.id, agent, 'auto-assigned')).after : ticket
 }
 
 const EDITABLE = ['title', 'description', 'category', 'priority', 'tags', 'custom_fields'] as const
 
 export function updateTicket(svc: TicketsService, caller: Caller, id: string, body: UpdateTicketBody): Promise<Change> {
-  return svc.transaction(caller, (tx) => updateIn(svc, tx, id, body))
+  return svc.transaction(caller, (tx) => updateIn(tx, id, body))
 }
 
 /** PUT's rules inside a transaction someone opened (PUT itself, or one ticket of a bulk change). */
-export async function updateIn(
-  svc: TicketsService,
-  tx: TicketsTx,
-  id: string,
-  body: UpdateTicketBody,
-  reason = '',
-): Promise<Change> {
-  const before = await load(svc, tx, id)
+export async function updateIn(tx: TicketsTx, id: string, body: UpdateTicketBody, reason = ''): Promise<Change> {
+  const before = await load(tx, id)
   const now = nowIso()
   const patch: Partial<Ticket> = {}
   for (const key of EDITABLE) {
@@ -163,21 +157,15 @@ export async function updateIn(
 /** `agentRef`: the agent's record id or user id, an agent of the ticket's scope; the ticket keeps the user id. */
 export function assignTicket(svc: TicketsService, caller: Caller, id: string, agentRef: string): Promise<Change> {
   return svc.transaction(caller, async (tx) => {
-    const ticket = await load(svc, tx, id)
+    const ticket = await load(tx, id)
     const agent = await agentOf(tx, agentRef, scopeOfTicket(ticket))
-    return assignIn(svc, tx, id, agent.user_id)
+    return assignIn(tx, id, agent.user_id)
   })
 }
 
 /** Gives the ticket to an agent (a user id already checked against the ticket's scope). */
-export async function assignIn(
-  svc: TicketsService,
-  tx: TicketsTx,
-  id: string,
-  agentId: string,
-  reason = '',
-): Promise<Change> {
-  const before = await load(svc, tx, id)
+export async function assignIn(tx: TicketsTx, id: string, agentId: string, reason = ''): Promise<Change> {
+  const before = await load(tx, id)
   const from = before.status as TicketStatus
   const status = statusAfterAssign(from)
   if (!status) throw new TicketErrors.NotAssignable(from)
@@ -192,8 +180,8 @@ export async function assignIn(
 }
 
 /** Takes the agent off the ticket; work that needed the agent goes back to open (statusAfterUnassign). */
-export async function unassignIn(svc: TicketsService, tx: TicketsTx, id: string, reason = ''): Promise<Change> {
-  const before = await load(svc, tx, id)
+export async function unassignIn(tx: TicketsTx, id: string, reason = ''): Promise<Change> {
+  const before = await load(tx, id)
   const from = before.status as TicketStatus
   const status = statusAfterUnassign(from)
   if (!status) throw new TicketErrors.NotUnassignable(from)
@@ -209,7 +197,7 @@ export async function unassignIn(svc: TicketsService, tx: TicketsTx, id: string,
 
 export function closeTicket(svc: TicketsService, caller: Caller, id: string, reason: string | undefined) {
   return svc.transaction(caller, async (tx): Promise<Change> => {
-    const before = await load(svc, tx, id)
+    const before = await load(tx, id)
     const from = before.status as TicketStatus
     if (!canClose(from)) throw new TicketErrors.InvalidTransition(from, 'closed')
     const now = nowIso()
@@ -224,7 +212,7 @@ export function closeTicket(svc: TicketsService, caller: Caller, id: string, rea
 
 export function addComment(svc: TicketsService, caller: Caller, id: string, body: AddCommentBody) {
   return svc.transaction(caller, async (tx) => {
-    const ticket = await load(svc, tx, id)
+    const ticket = await load(tx, id)
     const comment = await writeComment(tx, ticket, body.content, body.type ?? 'comment')
     await slaAfterComment(tx, ticket, comment) // an agent's comment may be the first response (SLA)
     return comment

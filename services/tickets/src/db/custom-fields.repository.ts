@@ -1,4 +1,4 @@
-import { fromJson, type Scope, toBool, toJson, whereScope } from '@switchboard/platform'
+import { fromJson, type Scope, type Tx, toBool, toJson, whereScope } from '@switchboard/platform'
 import type { Kysely, Selectable } from 'kysely'
 import type { CustomFieldType, FieldDefinition, Validation } from '../domain/custom-fields.ts'
 import type { CustomField } from '../schemas/custom-fields.schemas.ts'
@@ -67,16 +67,18 @@ export async function deleteCustomField(db: Db, id: string): Promise<void> {
   await db.deleteFrom('custom_fields').where('id', '=', id).execute()
 }
 
+const fieldById = (db: Db, id: string, scope: Scope) =>
+  whereScope(db.selectFrom('custom_fields').selectAll().where('id', '=', id), scope)
+
 /** Scoped: another tenant's field is not found, like a missing one. */
-export async function findCustomField(
-  db: Db,
-  id: string,
-  scope: Scope,
-  opts: { forUpdate?: boolean } = {},
-): Promise<CustomField | undefined> {
-  let q = whereScope(db.selectFrom('custom_fields').selectAll().where('id', '=', id), scope)
-  if (opts.forUpdate) q = q.forUpdate()
-  const row = await q.executeTakeFirst()
+export async function findCustomField(db: Db, id: string, scope: Scope): Promise<CustomField | undefined> {
+  const row = await fieldById(db, id, scope).executeTakeFirst()
+  return row ? toCustomField(row) : undefined
+}
+
+/** `findCustomField`, its row locked until `tx` ends. */
+export async function findCustomFieldForUpdate(tx: Tx<TicketsDatabase>, id: string, scope: Scope) {
+  const row = await tx.forUpdate(fieldById(tx.db, id, scope)).executeTakeFirst()
   return row ? toCustomField(row) : undefined
 }
 

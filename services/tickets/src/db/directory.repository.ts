@@ -1,4 +1,4 @@
-import { type Scope, whereScope } from '@switchboard/platform'
+import { type Scope, type Tx, whereScope } from '@switchboard/platform'
 import type { Kysely } from 'kysely'
 import { LOAD_STATUSES } from '../domain/auto-assign.ts'
 import type { TicketsDatabase } from './database.ts'
@@ -147,16 +147,14 @@ export async function agentsWithLoad(db: Db, scope: Scope): Promise<Array<Direct
 }
 
 /**
- * Locks these agents' rows until commit (PostgreSQL; SQLite's single writer already serialises), always in agent id
- * order so that two transactions locking overlapping sets can't deadlock.
+ * Locks these agents' rows until `tx` ends, always in agent id order so that two transactions locking overlapping
+ * sets can't deadlock.
  */
-export async function lockAgents(db: Db, agentIds: string[], forUpdate: boolean): Promise<void> {
-  if (agentIds.length === 0 || !forUpdate) return
-  await db
-    .selectFrom('directory_agents')
-    .select('agent_id')
-    .where('agent_id', 'in', agentIds)
-    .orderBy('agent_id')
-    .forUpdate()
+export async function lockAgents(tx: Tx<TicketsDatabase>, agentIds: string[]): Promise<void> {
+  if (agentIds.length === 0) return
+  await tx
+    .forUpdate(
+      tx.db.selectFrom('directory_agents').select('agent_id').where('agent_id', 'in', agentIds).orderBy('agent_id'),
+    )
     .execute()
 }

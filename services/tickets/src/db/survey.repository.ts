@@ -1,4 +1,4 @@
-import { type PageWindow, type Scope, selectPage, whereScope } from '@switchboard/platform'
+import { type PageWindow, type Scope, selectPage, type Tx, whereScope } from '@switchboard/platform'
 import type { Kysely, Selectable } from 'kysely'
 import type { SurveyStatus } from '../domain/survey-rules.ts'
 import type { Survey } from '../schemas/satisfaction.schemas.ts'
@@ -23,17 +23,23 @@ export async function surveyOfTicket(db: Db, ticketId: string) {
   return db.selectFrom('satisfaction_surveys').selectAll().where('ticket_id', '=', ticketId).executeTakeFirst()
 }
 
-export async function findSurvey(db: Db, id: string, scope: Scope, opts: { forUpdate?: boolean } = {}) {
-  let q = whereScope(db.selectFrom('satisfaction_surveys').selectAll().where('id', '=', id), scope)
-  if (opts.forUpdate) q = q.forUpdate()
-  return q.executeTakeFirst()
+/** The survey, locked until `tx` ends; another tenant's is not found, like a missing one. */
+export async function findSurveyForUpdate(tx: Tx<TicketsDatabase>, id: string, scope: Scope) {
+  const q = whereScope(tx.db.selectFrom('satisfaction_surveys').selectAll().where('id', '=', id), scope)
+  return tx.forUpdate(q).executeTakeFirst()
 }
 
+const surveyByToken = (db: Db, hash: string) =>
+  db.selectFrom('satisfaction_surveys').selectAll().where('token_hash', '=', hash)
+
 /** By the hash of a link's token: the public routes' only way in (no scope: the token is the credential). */
-export async function surveyByTokenHash(db: Db, hash: string, opts: { forUpdate?: boolean } = {}) {
-  let q = db.selectFrom('satisfaction_surveys').selectAll().where('token_hash', '=', hash)
-  if (opts.forUpdate) q = q.forUpdate()
-  return q.executeTakeFirst()
+export async function surveyByTokenHash(db: Db, hash: string) {
+  return surveyByToken(db, hash).executeTakeFirst()
+}
+
+/** `surveyByTokenHash`, its row locked until `tx` ends. */
+export async function surveyByTokenHashForUpdate(tx: Tx<TicketsDatabase>, hash: string) {
+  return tx.forUpdate(surveyByToken(tx.db, hash)).executeTakeFirst()
 }
 
 /**

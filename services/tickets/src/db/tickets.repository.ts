@@ -1,4 +1,4 @@
-import { fromJson, type Scope, toJson, whereScope } from '@switchboard/platform'
+import { fromJson, type Scope, type Tx, toJson, whereScope } from '@switchboard/platform'
 import type { Kysely, Selectable } from 'kysely'
 import type { Ticket } from '../schemas/tickets.schemas.ts'
 import type { TicketsDatabase, TicketsTable } from './database.ts'
@@ -20,20 +20,18 @@ export async function insertTicket(db: Db, ticket: Ticket): Promise<void> {
     .execute()
 }
 
-/**
- * Scoped: a ticket of another tenant or workspace is not found, like a missing one. `forUpdate` locks the
- * row until the transaction ends (PostgreSQL only; SQLite's single writer already serialises), so two
- * concurrent transitions can't both pass the status check.
- */
-export async function findTicket(
-  db: Db,
-  id: string,
-  scope: Scope,
-  opts: { forUpdate?: boolean } = {},
-): Promise<Ticket | undefined> {
-  let q = whereScope(db.selectFrom('tickets').selectAll().where('id', '=', id), scope)
-  if (opts.forUpdate) q = q.forUpdate()
-  const row = await q.executeTakeFirst()
+const ticketById = (db: Db, id: string, scope: Scope) =>
+  whereScope(db.selectFrom('tickets').selectAll().where('id', '=', id), scope)
+
+/** Scoped: a ticket of another tenant or workspace is not found, like a missing one. */
+export async function findTicket(db: Db, id: string, scope: Scope): Promise<Ticket | undefined> {
+  const row = await ticketById(db, id, scope).executeTakeFirst()
+  return row ? toTicket(row) : undefined
+}
+
+/** `findTicket`, its row locked until `tx` ends, so two concurrent transitions can't both pass the status check. */
+export async function findTicketForUpdate(tx: Tx<TicketsDatabase>, id: string, scope: Scope) {
+  const row = await tx.forUpdate(ticketById(tx.db, id, scope)).executeTakeFirst()
   return row ? toTicket(row) : undefined
 }
 
