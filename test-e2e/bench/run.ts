@@ -1,5 +1,6 @@
 // Benchmarks against the real fleet (PostgreSQL, Redis, NATS):
-// `npm run bench [-- walking|login|revocation|websocket|failover|sla|tickets-list|conversations|realtime|ai|statistics|console]`.
+// `npm run bench [-- walking|login|revocation|websocket|failover|sla|tickets-list|conversations|realtime|ai|statistics|console|tracing]`,
+// and `npm run chaos` (= `npm run bench -- chaos`: minutes long, never part of `all`).
 // Every figure is a ratio or a percentile taken in ONE run, because this machine is noisy.
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -12,6 +13,7 @@ import { engineUrls, startWsEcho, uniqueId } from '@switchboard/testing'
 import { client } from '../harness/http.ts'
 import { createTicket, realCustomer } from '../harness/tickets-kit.ts'
 import { benchAi } from './ai.bench.ts'
+import { benchChaos } from './chaos.bench.ts'
 import { benchConsole, consoleBenchOptions } from './console.bench.ts'
 import { benchConversationMessages } from './conversations.bench.ts'
 import { benchQueueConcurrency } from './conversations-queue.bench.ts'
@@ -22,9 +24,9 @@ import { benchRealtime } from './realtime.bench.ts'
 import { benchSla } from './sla.bench.ts'
 import { benchStatistics, statisticsBenchOptions } from './statistics.bench.ts'
 import { benchTicketList } from './tickets-list.bench.ts'
+import { benchTracing, tracingBenchOptions } from './tracing.bench.ts'
 import { benchWebsocket } from './websocket.bench.ts'
 
-import { benchTracing, tracingBenchOptions } from './tracing.bench.ts'
 const which = new Set(process.argv.slice(2).filter((a) => !a.startsWith('-')))
 const all = which.size === 0 || which.has('all')
 const durationS = Number(process.env.BENCH_DURATION_S ?? 8)
@@ -94,6 +96,21 @@ if (all || which.has('tickets-list')) {
     process.exit(0)
   }
 }
+// Every unit killed in turn under a mixed load: its own fleet (two replicas of everything, its own NATS server).
+if (which.has('chaos')) {
+  results.chaos = await benchChaos(env, logger, {
+    seconds: Number(process.env.CHAOS_SECONDS ?? 300),
+    downS: Number(process.env.CHAOS_DOWN_S ?? 2),
+    kills: process.env.CHAOS_KILLS ? process.env.CHAOS_KILLS.split(',') : undefined,
+    rate: Number(process.env.CHAOS_RATE ?? 1),
+    dbPoolMax: Number(process.env.CHAOS_DB_POOL_MAX ?? 4),
+  })
+  if (which.size === 1) {
+    await echo.close()
+    writeResults()
+    process.exit(0)
+  }
+}
 // The agent console in Chromium against the embedded default (its own system): first load and live rows.
 if (all || which.has('console')) {
   results.console = await benchConsole(consoleBenchOptions())
@@ -150,6 +167,15 @@ if (all || which.has('ai')) {
     process.exit(0)
   }
 }
+// What tracing costs the gateway: three small fleets of its own (off, ratio 0.1, ratio 1.0), interleaved rounds.
+if (all || which.has('tracing')) {
+  results.tracing = await benchTracing(env, logger, tracingBenchOptions())
+  if (which.size === 1) {
+    await echo.close()
+    writeResults()
+    process.exit(0)
+  }
+}
 // The queue's concurrency proof: its own fleet (three replicas of everything), before the shared one starts.
 if (all || which.has('conversations')) {
   results.conversations_queue = await benchQueueConcurrency(
@@ -167,15 +193,6 @@ const fleet = await startFleet({
   namespace,
   // without the real hub, whose UPSTREAM_REALTIME_VOICE would replace the echo stand-in the websocket bench measures
   services: SERVICES.map((s) => s.name).filter((name) => name !== 'realtime-voice'),
-// What tracing costs the gateway: three small fleets of its own (off, ratio 0.1, ratio 1.0), interleaved rounds.
-if (all || which.has('tracing')) {
-  results.tracing = await benchTracing(env, logger, tracingBenchOptions())
-  if (which.size === 1) {
-    await echo.close()
-    writeResults()
-    process.exit(0)
-  }
-}
   env,
   logger,
   output: (line) => {

@@ -77,6 +77,11 @@ export interface Fleet {
   env: NodeJS.ProcessEnv
   unitEnv(unit: string): NodeJS.ProcessEnv
   seeded: DemoSeed | undefined
+  /**
+   * Starts a replica again (`identity.2`, `gateway.1`) — one that exited or was killed — on its port, with its
+   * environment; resolves once it is ready (`npm run bench -- chaos`). Its entry in `children` is the new process.
+   */
+  restart(name: string): Promise<FleetChild>
   /** SIGTERM to the gateways, then the services; SIGKILL to anything still alive after the grace period */
   close(): Promise<void>
 }
@@ -158,8 +163,13 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   const tails = new Map<string, string[]>()
   // children that said they listen (their own port, not one another process took after portRange picked it)
   const listening = new Set<string>()
+  // how each child was spawned, to spawn it again (restart)
+  const respawn = new Map<string, () => void>()
   const spawnUnit = (unit: RunnableUnit, index: number, url: string, extra: NodeJS.ProcessEnv) => {
     const name = `${unit.name}.${index + 1}`
+    respawn.set(name, () => spawnUnit(unit, index, url, extra))
+    listening.delete(name)
+    exits.delete(name)
     const port = new URL(url).port
     const child = spawn(process.execPath, [...FOLLOW_PARENT, join(mainOf(unit), 'src/main.ts')], {
       cwd: REPO_ROOT,
@@ -180,7 +190,10 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     child.on('message', (m: { type?: string } | null) => {
       if (m?.type === LISTENING_MESSAGE) listening.add(name)
     })
-    children.push({ unit: unit.name, name, url, process: child })
+    const entry = { unit: unit.name, name, url, process: child }
+    const at = children.findIndex((c) => c.name === name)
+    if (at >= 0) children[at] = entry
+    else children.push(entry)
   }
 
   // If this process dies without close() (a crashed test run), its children must not outlive it.
@@ -241,7 +254,29 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
       opts.seed === false ? undefined : seedOneOff(services, (u) => unitEnv(u.name), { env, logger, dataDir }),
       ready(children.filter((c) => c.unit === 'gateway')),
     ])
-    return { gatewayUrls, serviceUrls, children, namespace, env, unitEnv, seeded, close }
+    const restart = async (name: string) => {
+      const again = respawn.get(name)
+      if (!again) throw new Error(`no unit ${name} in this fleet`)
+      const before = children.find((c) => c.name === name)!
+      if (before.process.exitCode === null && before.process.signalCode === null) {
+        throw new Error(`${name} is still running (pid ${before.process.pid})`)
+      }
+      again()
+      const child = children.find((c) => c.name === name)!
+      await awaitUnits(
+        [
+          {
+            name,
+            url: child.url,
+            listening: () => listening.has(name),
+            failed: () => (exits.has(name) ? exits.get(name) : undefined),
+          },
+        ],
+        { logger, liveTimeoutMs: opts.liveTimeoutMs, readyTimeoutMs: opts.readyTimeoutMs },
+      )
+      return child
+    }
+    return { gatewayUrls, serviceUrls, children, namespace, env, unitEnv, seeded, restart, close }
   } catch (err) {
     logger.error({ err }, 'fleet did not start; stopping every unit')
     await close()
