@@ -12,7 +12,7 @@ import {
 import type { EventBus, Handler } from './port.ts'
 
 /**
- * Trace context across the bus (docs/architecture.md "Tracing"). Everything here is a no-op until the process turns
+ * Trace context across the bus (docs/architecture.md §9). Everything here is a no-op until the process turns
  * tracing on (platform `startTracing` calls `setTracingActive`): the buses are then wrapped once, as they are made;
  * while off, the factories hand out the bare bus and the outbox writes no header, so the hot path pays nothing.
  */
@@ -36,12 +36,13 @@ export const TRACE_HEADERS = ['traceparent', 'tracestate'] as const
  * `headers` plus the trace context of the caller (the request that wrote the event), when tracing is on and the
  * caller is inside a sampled span; headers that already carry a `traceparent` keep theirs.
  */
-export function withTraceHeaders(headers: Record<string, string> | undefined, ctx: Context = context.active()) {
+export function withTraceHeaders(headers: Record<string, string> | undefined, ctx?: Context) {
+  if (!active || headers?.traceparent) return headers
+  const from = ctx ?? context.active()
   // sampled, not necessarily still open: an audit record is written as the response goes out, its span just ended
-  const sampled = ((trace.getSpan(ctx)?.spanContext().traceFlags ?? 0) & TraceFlags.SAMPLED) !== 0
-  if (!active || headers?.traceparent || !sampled) return headers
+  if (((trace.getSpan(from)?.spanContext().traceFlags ?? 0) & TraceFlags.SAMPLED) === 0) return headers
   const out: Record<string, string> = { ...headers }
-  propagation.inject(ctx, out)
+  propagation.inject(from, out)
   return out
 }
 
