@@ -41,6 +41,8 @@ export interface ApplyDeps<S, DB> {
   db: Kysely<DB>
   /** a unit of work inside a transaction opened here */
   transactionIn(trx: Transaction<DB>, caller: Caller): Tx<DB>
+  /** called once after a commit whose handlers emitted (the outbox relay publishes soon) */
+  kick?(): void
 }
 
 /** An inbox consumer as the batches see it. */
@@ -71,7 +73,8 @@ async function applyTogether<S, DB, W>(
   deps: ApplyDeps<S, DB>,
   batch: Routed<InboxArgs<S, DB, W>>[],
 ): Promise<boolean[]> {
-  return deps.db.transaction().execute(async (trx) => {
+  let emitted = false
+  const applied = await deps.db.transaction().execute(async (trx) => {
     const own = deps.transactionIn(trx, systemCaller())
     const work = (plan.batch ? await plan.batch.open(own, deps.svc) : undefined) as W
     const fresh = await claimInbox(
@@ -89,7 +92,15 @@ async function applyTogether<S, DB, W>(
     for (const { delivery, route } of batch) {
       const now = fresh.delete(delivery.envelope.id) // a second copy of one event in the batch is seen already
       if (now && route) {
-        const tx = Object.assign(deps.transactionIn(trx, callerOf(delivery)), { work })
+        const base = deps.transactionIn(trx, callerOf(delivery))
+        const tx: ConsumerTx<DB, W> = {
+          ...base,
+          work,
+          async emit(def, data, scope) {
+            await base.emit(def, data, scope)
+            emitted = true
+          },
+        }
         await route.handler.handle(route.event, tx, deps.svc)
       }
       applied.push(now)
@@ -97,6 +108,8 @@ async function applyTogether<S, DB, W>(
     if (plan.batch) await plan.batch.flush(work, own, deps.svc)
     return applied
   })
+  if (emitted) deps.kick?.()
+  return applied
 }
 
 /**

@@ -74,13 +74,20 @@ export interface ConsumerDeps<S> {
   kick(): void
 }
 
-/** The handlers of an inbox consumer, ready to apply deliveries (the statistics rebuild replays through this). */
+const plans = new WeakMap<object, InboxPlan<any, any, any>>()
+
+/** The handlers of an inbox consumer, ready to apply deliveries; made (their contracts compiled) once per def. */
 export function inboxPlan<S>(def: InboxConsumer<S>): InboxPlan<S, DbOf<S>, unknown> {
-  return {
-    durable: def.durable,
-    table: handlerTable(def.durable, def.handlers),
-    ...(def.batch ? { batch: def.batch } : {}),
+  let plan = plans.get(def)
+  if (!plan) {
+    plan = {
+      durable: def.durable,
+      table: handlerTable(def.durable, def.handlers),
+      ...(def.batch ? { batch: def.batch } : {}),
+    }
+    plans.set(def, plan)
   }
+  return plan
 }
 
 /** Each def's handler of one delivery, and how many pull loops feed it. */
@@ -108,22 +115,23 @@ function handlerOf<S>(def: ConsumerDef<S>, deps: ConsumerDeps<S>): { lanes: numb
     }
   }
   const plan = inboxPlan(def)
-  const apply = { svc: deps.svc, db: deps.db, transactionIn: deps.transactionIn }
-  const settle = (applied: boolean) => {
-    if (applied) deps.kick()
-  }
+  const apply = { svc: deps.svc, db: deps.db, transactionIn: deps.transactionIn, kick: deps.kick }
   if (!def.batch) {
     return {
       lanes: 1,
       handler: async (delivery) => {
         const [o] = await applyDeliveries(plan, apply, [delivery])
         if (!o!.ok) throw o!.error
-        settle(o!.applied)
       },
     }
   }
   const queue = batcher(plan, apply)
-  return { lanes: def.batch.lanes ?? def.batch.size, handler: async (delivery) => settle(await queue.submit(delivery)) }
+  return {
+    lanes: def.batch.lanes ?? def.batch.size,
+    handler: async (delivery) => {
+      await queue.submit(delivery)
+    },
+  }
 }
 
 export interface Consumers {
