@@ -1,5 +1,3 @@
-import { sql } from 'kysely'
-import type { IdentityService } from '../context.ts'
 import { otherActiveAdmins } from '../db/admins.repository.ts'
 import { type Binding, listBindings } from '../db/bindings.repository.ts'
 import { USER_STATUS, type UserRow } from '../db/users.repository.ts'
@@ -21,10 +19,10 @@ import type { IdentityTx } from './identity-tx.ts'
 
 /**
  * Serialises changes that could remove administrators: two admins demoting each other at once must not both see
- * the other as "another admin". SQLite's single writer serialises already.
+ * the other as "another admin".
  */
-export async function lockAdministrators(svc: IdentityService, tx: IdentityTx): Promise<void> {
-  if (svc.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('identity.admins'))`.execute(tx.db)
+export async function lockAdministrators(tx: IdentityTx): Promise<void> {
+  await tx.advisoryLock('identity.admins')
 }
 
 const tenantsOf = (bindings: readonly Binding[]) => [...new Set(bindings.map((b) => b.tenant_id))]

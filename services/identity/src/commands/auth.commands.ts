@@ -1,7 +1,6 @@
 import { isTokenError } from '@switchboard/auth'
 import { IdentityEvents } from '@switchboard/contracts'
 import { type Caller, NO_SCOPE, newId } from '@switchboard/platform'
-import { sql } from 'kysely'
 import type { IdentityService } from '../context.ts'
 import { type Binding, insertCustomerBinding, listBindings } from '../db/bindings.repository.ts'
 import { isDenied } from '../db/denylist.repository.ts'
@@ -53,9 +52,8 @@ export async function register(
   const passwordHash = await svc.passwords.hash(body.password)
   const refreshJti = newJti()
   const { user, session } = await svc.transaction(caller, async (outer) => {
-    // Serialises "am I the first user?" between concurrent registrations (SQLite writes are serial already).
-    if (svc.dialect === 'postgres')
-      await sql`select pg_advisory_xact_lock(hashtext('identity.register'))`.execute(outer.db)
+    // Serialises "am I the first user?" between concurrent registrations.
+    await outer.advisoryLock('identity.register')
     const taken = await takenIdentifiers(outer.db, body.username, email)
     if (taken.length > 0) throw new IdentityErrors.DuplicateUser(taken.join(' and '))
     const role = (await countUsers(outer.db)) === 0 ? ROLES.admin : ROLES.customer

@@ -1,6 +1,5 @@
 import { IdentityEvents } from '@switchboard/contracts'
-import { type Dialect, newId, type Scope } from '@switchboard/platform'
-import { sql } from 'kysely'
+import { newId, type Scope } from '@switchboard/platform'
 import { type CustomerRow, insertCustomer, type NewCustomer } from '../db/customers.repository.ts'
 import { customerFacts, registeredFacts } from '../db/event-facts.ts'
 import { insertUser, ROLES } from '../db/users.repository.ts'
@@ -28,12 +27,10 @@ export const contactAccount = (username: string): CustomerAccount => ({
 
 /**
  * One customer of a scope per e-mail among concurrent makers (the widget's "leave a message", the directory's
- * create): a PostgreSQL transaction lock on scope + e-mail; SQLite's single writer serialises already.
+ * create): a transaction lock on scope + e-mail.
  */
-export async function lockScopeEmail(tx: IdentityTx, dialect: Dialect, scope: Scope, email: string): Promise<void> {
-  if (dialect !== 'postgres') return
-  const key = `identity.customer-email\n${scope.tenant_id}\n${scope.workspace_id}\n${email}`
-  await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(tx.db)
+export async function lockScopeEmail(tx: IdentityTx, scope: Scope, email: string): Promise<void> {
+  await tx.advisoryLock(`identity.customer-email\n${scope.tenant_id}\n${scope.workspace_id}\n${email}`)
 }
 
 /** What the customer record holds besides its ids, scope and timestamps. */

@@ -67,7 +67,7 @@ export async function createCustomer(
   const passwordHash = await svc.passwords.hash(body.password ?? unknowablePassword())
   return svc.transaction(caller, async (tx) => {
     await ensureScopeForRecords(tx, scope)
-    await lockScopeEmail(tx, svc.dialect, scope, email)
+    await lockScopeEmail(tx, scope, email)
     if (await findCustomerByEmail(tx.db, email, scope)) throw new IdentityErrors.CustomerExists('email')
     if (body.username && (await findCustomerByUsername(tx.db, body.username, scope))) {
       throw new IdentityErrors.CustomerExists('username')

@@ -107,7 +107,7 @@ function nextReach(caller: Caller, before: UserRow, body: RoleBody): string {
 export function changeUserRole(svc: IdentityService, caller: Caller, userId: string, body: RoleBody) {
   if (body.platform_admin && body.role !== ROLES.admin) throw notPlatformRole()
   return svc.transaction(caller, async (tx): Promise<{ before: UserRow; after: UserRow }> => {
-    await lockAdministrators(svc, tx)
+    await lockAdministrators(tx)
     const before = (await isUserVisible(tx.db, userId, tx.caller.scope)) ? await findUserById(tx.db, userId) : undefined
     if (!before) throw new IdentityErrors.UserNotFound()
     const next = { role: body.role, admin_tenant_id: nextReach(tx.caller, before, body) }

@@ -60,7 +60,7 @@ export async function setUserStatusCommand(
   if (status === USER_STATUS.inactive && userId === caller.actor.user_id)
     throw new IdentityErrors.CannotDeactivateSelf()
   return svc.transaction(caller, async (tx) => {
-    await lockAdministrators(svc, tx)
+    await lockAdministrators(tx)
     const before = (await isUserVisible(tx.db, userId, tx.caller.scope)) ? await findUserById(tx.db, userId) : undefined
     if (!before) throw new IdentityErrors.UserNotFound()
     if (before.status === status) return { before, after: before }

@@ -29,7 +29,7 @@ export function findOrMakeWidgetCustomer(
   return svc.transaction(caller, async (tx) => {
     await admitScope(tx.db, scope, 'widget')
     // Two messages of one new e-mail at once make one customer (and so does a directory create racing one).
-    await lockScopeEmail(tx, svc.dialect, scope, email)
+    await lockScopeEmail(tx, scope, email)
     const known = await findCustomerByEmail(tx.db, email, scope)
     if (known) return { customer: known, created: false }
     const name = input.name ?? email.split('@')[0] ?? email
