@@ -213,10 +213,18 @@ inEachMode('tracing across HTTP and events', { env }, async (t, system) => {
   })
 })
 
-t.test('probes are not traced', async (t) => {
+t.test('probes and WebSocket upgrades are not traced', async (t) => {
   t.notOk(
     receiver.spans.some((s) => ['/health', '/ready', '/metrics'].includes(String(s.attributes['http.route']))),
     'no span of /health, /ready or /metrics',
+  )
+  t.notOk(
+    receiver.spans.some(
+      (s) =>
+        String(s.attributes['url.path']).startsWith('/api/v1/ws') &&
+        !String(s.attributes['url.path']).includes('/stats'),
+    ),
+    "no span of a socket's upgrade (it would last the socket's lifetime)",
   )
   t.ok(receiver.requests > 0, `${receiver.requests} export requests, ${receiver.spans.length} spans received`)
 })

@@ -2,7 +2,7 @@ import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode
 import { tracingActive } from '@switchboard/events'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 
-/** Probes and scrapes: not traced (a span per probe would be most of what a sampled trace store holds). */
+/** Probes and scrapes: not traced (a span per probe would be most of what a sampled trace store holds). Nor upgrades. */
 const UNTRACED = new Set(['/health', '/ready', '/metrics'])
 
 const spans = new WeakMap<FastifyRequest, Span>()
@@ -20,7 +20,9 @@ export function installHttpTracing(app: FastifyInstance<any, any, any, any, any>
   // Synchronous hooks: the rest of the request runs inside `context.with`, as `done` is called there.
   app.addHook('onRequest', (request, _reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched'
-    if (UNTRACED.has(route)) return done()
+    // a WebSocket upgrade is not one request but a socket's lifetime: its span would never end, and everything the
+    // socket's frames caused would hang under it in one endless trace
+    if (UNTRACED.has(route) || request.headers.upgrade !== undefined) return done()
     const headers = request.headers
     const parent = headers.traceparent ? propagation.extract(ROOT_CONTEXT, headers) : ROOT_CONTEXT
     const span = tracer.startSpan(
