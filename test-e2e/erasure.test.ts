@@ -6,8 +6,11 @@
 // details — returns the person's name, e-mail, phone or what they wrote, and statistics' totals are what they were.
 // Erasing again answers with the first erasure; an agent is refused (403); another tenant's admin gets the 404 of a
 // customer that does not exist.
+import { BUILT_SERVICES } from '@switchboard/contracts'
+import { sql } from 'kysely'
 import type { Test } from 'tap'
 import { login } from './harness/auth.ts'
+import { switchboard } from './harness/cli.ts'
 import { conversationsKit, getUpload, must, PNG, postUpload, type Scope } from './harness/conversations-kit.ts'
 import { type CallOptions, type Client, until } from './harness/http.ts'
 import { isError, sameAs } from './harness/identity-kit.ts'
@@ -158,6 +161,33 @@ inEachMode('erasure: a customer erased everywhere, totals kept', {}, async (t, s
     return r.status === 200 && leaks(r.body, [name, said]).length === 2 ? r.body : undefined
   })
 
+  /** Every table of a unit's own database read whole: which hold one of the markers (and how many were read). */
+  async function personIn(service: string) {
+    const { db, dialect, close } = await system.serviceDatabase(service)
+    try {
+      const tables =
+        dialect === 'postgres'
+          ? await sql<{ name: string }>`select table_name as name from information_schema.tables
+              where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db)
+          : await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)
+      const found: string[] = []
+      for (const { name } of tables.rows) {
+        const hits = leaks(await db.selectFrom(name).selectAll().execute(), markers)
+        if (hits.length) found.push(`${name}: ${hits.length} marker(s)`)
+      }
+      return { tables: tables.rows.length, found }
+    } finally {
+      await close()
+    }
+  }
+
+  t.test('before: the databases hold the person (what the scan after the erasure must not find)', async (t) => {
+    for (const service of ['identity', 'conversations', 'tickets', 'audit']) {
+      const { found } = await personIn(service)
+      t.ok(found.length > 0, `${service}: ${found.join('; ')}`)
+    }
+  })
+
   t.test('only an administrator of the scope erases; another tenant is told nothing', async (t) => {
     isError(t, await api.post(`/api/customers/${customer.id}/erasure`, undefined, { token: agentToken }), 403)
     const foreign = await api.post(`/api/customers/${customer.id}/erasure`, undefined, { token: foreignAdmin.token })
@@ -283,6 +313,32 @@ inEachMode('erasure: a customer erased everywhere, totals kept', {}, async (t, s
     const r = await api.get(`/api/customers/${customer.id}/export`, { token: admin.token })
     isError(t, r, 404, 'IDENTITY_CUSTOMER_NOT_FOUND')
     clean(t, 'the export', r.body, markers)
+  })
+
+  t.test('the CLI: erase again, read the report, export nothing', async (t) => {
+    const target = ['--gateway', system.url, '--tenant', scope.tenant_id, '--workspace', scope.workspace_id]
+    const env = { JWT_SECRET: system.env.JWT_SECRET! }
+    const again = await switchboard(['customer', 'erase', customer.id, ...target, '--json'], env)
+    const body = JSON.parse(again.stdout)
+    t.equal(body.erasure_id, erasureId, 'switchboard customer erase answers with the first erasure')
+    t.equal(body.status, 'completed')
+    const report = await switchboard(['customer', 'erasure', customer.id, ...target], env)
+    t.match(report.stdout, new RegExp(`erasure ${erasureId} of customer ${customer.id}: completed`))
+    t.match(report.stdout, /conversations\s+sessions_tombstoned=1 messages_tombstoned=3/)
+    const exported = await switchboard(['customer', 'export', customer.id, ...target], env).then(
+      () => undefined,
+      (err: { code: number; stderr: string }) => err,
+    )
+    t.equal(exported?.code, 1, 'the export of an erased customer fails')
+    t.match(exported?.stderr, /404 IDENTITY_CUSTOMER_NOT_FOUND/)
+  })
+
+  t.test("no unit's database holds the person any more", async (t) => {
+    for (const service of BUILT_SERVICES) {
+      const { tables, found } = await personIn(service)
+      t.ok(tables > 0, `${service}: its tables were read`)
+      t.same(found, [], `${service}: no table holds the person (${tables} tables read)`)
+    }
   })
 
   t.test("statistics' totals are unchanged", async (t) => {

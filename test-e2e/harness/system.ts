@@ -200,9 +200,15 @@ async function fleet(opts: SystemOptions): Promise<System> {
     ...accounts(env),
     env,
     dlqArgs: () => ['--nats', engines.natsUrl, '--prefix', namespace],
+    // the fleet's schema names write a unit's hyphens as underscores (packages/cli/src/fleet.ts, namespaced)
     serviceDatabase: (service) =>
       createDatabase(
-        { driver: 'postgres', url: engines.databaseUrl, schema: `${namespace}_${service}`, pool_max: 1 },
+        {
+          driver: 'postgres',
+          url: engines.databaseUrl,
+          schema: `${namespace}_${service.replaceAll('-', '_')}`,
+          pool_max: 1,
+        },
         logger,
       ),
     kill: async (unit, index) => {
