@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander'
 import { registerBaseline } from './commands/baseline.ts'
+import { registerCustomer } from './commands/customer.ts'
 import { registerDlq } from './commands/dlq.ts'
 import { registerNamespace } from './commands/namespace.ts'
 import { registerRun } from './commands/run.ts'
@@ -18,6 +19,7 @@ registerBaseline(program)
 registerNamespace(program)
 registerTenant(program)
 registerStats(program)
+registerCustomer(program)
 
 try {
   await program.parseAsync(process.argv)
