@@ -1,5 +1,5 @@
 import { IdentityEvents } from '@switchboard/contracts'
-import type { ConsumerDef, Scope } from '@switchboard/platform'
+import { type ConsumerDef, on, type Scope } from '@switchboard/platform'
 import { kickQueue } from '../commands/queue.commands.ts'
 import type { ConversationsService } from '../context.ts'
 import {
@@ -8,7 +8,6 @@ import {
   projectedAgentExists,
   upsertProjectedAgent,
 } from '../db/agents-projection.repository.ts'
-import { payload } from './payload.ts'
 
 export const AGENTS_DURABLE = 'conversations-agents'
 
@@ -46,23 +45,24 @@ export const agentsProjection: ConsumerDef<ConversationsService> = {
   subjects: ['identity.agent.>'],
   idempotency: 'inbox',
   options: (svc) => ({ maxDeliver: svc.config.consumer_max_deliver }),
-  async handle(svc, { envelope }, tx) {
-    const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
-    const at = new Date(envelope.occurred_at).toISOString()
-    if (envelope.type === IdentityEvents.agentUpserted.type) {
+  handlers: [
+    on(IdentityEvents.agentUpserted, async ({ envelope, data: d }, tx, svc) => {
+      const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
+      const at = new Date(envelope.occurred_at).toISOString()
       if (!scope.tenant_id || !scope.workspace_id) throw new Error(`${envelope.type} ${envelope.id} has no scope`)
-      const d = payload(IdentityEvents.agentUpserted, envelope.data)
       const applied = await upsertProjectedAgent(tx.db, { ...d, ...scope, updated_at: at })
       if (applied && d.status === 'online') kickWhenOnline(svc, scope, d.agent_id, at)
-    } else if (envelope.type === IdentityEvents.agentStatusChanged.type) {
-      const d = payload(IdentityEvents.agentStatusChanged, envelope.data)
+    }),
+    on(IdentityEvents.agentStatusChanged, async ({ envelope, data: d }, tx, svc) => {
+      const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
+      const at = new Date(envelope.occurred_at).toISOString()
       // Replicas share this consumer, so a status change may be handled before its agent's upsert: retried, not lost
       // (looked up first: an upsert committing between the update and the look-up would drop the change silently).
       // By agent id, the key the change is applied by: a user's older agent row (re-made under a new id) is no proof.
       if (!(await projectedAgentExists(tx.db, d.agent_id))) throw new Error(`agent ${d.agent_id} not projected yet`)
       const applied = await applyAgentStatus(tx.db, d.agent_id, d.status, at)
       if (applied && d.status === 'online') kickWhenOnline(svc, scope, d.agent_id, at)
-    }
-    // other identity.agent.* types are not this projection's
-  },
+    }),
+  ],
+  // other identity.agent.* types are not this projection's
 }

@@ -1,8 +1,8 @@
+import type { Static } from '@sinclair/typebox'
 import { TicketEvents } from '@switchboard/contracts'
-import { type ConsumerDef, versionOf } from '@switchboard/platform'
+import { type ConsumedEvent, type ConsumerDef, on, versionOf } from '@switchboard/platform'
 import type { ConversationsService } from '../context.ts'
 import { changeCustomerTicketStatus, projectCustomerTicket } from '../db/customer-tickets.repository.ts'
-import { payload } from './payload.ts'
 
 export const CUSTOMER_TICKETS_DURABLE = 'conversations-customer-tickets'
 
@@ -18,36 +18,36 @@ export const customerTickets: ConsumerDef<ConversationsService> = {
   subjects: ['tickets.ticket.>'],
   idempotency: 'handler',
   options: (svc) => ({ maxDeliver: svc.config.consumer_max_deliver }),
-  async handle(svc, { envelope }) {
-    const v = versionOf(envelope)
-    const isFacts = envelope.type === TicketEvents.created.type || envelope.type === TicketEvents.updated.type
-    if (isFacts) {
-      if (!envelope.tenant_id || !envelope.workspace_id) throw new Error(`${envelope.type} ${envelope.id} has no scope`)
-      const f =
-        envelope.type === TicketEvents.created.type
-          ? payload(TicketEvents.created, envelope.data)
-          : payload(TicketEvents.updated, envelope.data).ticket
-      await projectCustomerTicket(svc.db, {
-        ticket_id: f.ticket_id,
-        tenant_id: envelope.tenant_id,
-        workspace_id: envelope.workspace_id,
-        customer_id: f.customer_id,
-        agent_id: f.agent_id,
-        title: f.title ?? '',
-        category: f.category,
-        priority: f.priority,
-        status: f.status,
-        source: f.source,
-        created_at: new Date(f.created_at).toISOString(),
-        ...v,
-      })
-      return
-    }
-    if (envelope.type === TicketEvents.statusChanged.type) {
-      const d = payload(TicketEvents.statusChanged, envelope.data)
-      const { found } = await changeCustomerTicketStatus(svc.db, d.ticket_id, d.to, v)
+  handlers: [
+    on(TicketEvents.created, (event, svc) => project(event, event.data, svc)),
+    on(TicketEvents.updated, (event, svc) => project(event, event.data.ticket, svc)),
+    on(TicketEvents.statusChanged, async ({ envelope, data: d }, svc) => {
+      const { found } = await changeCustomerTicketStatus(svc.db, d.ticket_id, d.to, versionOf(envelope))
       if (!found) throw new Error(`ticket ${d.ticket_id} not projected yet`)
-    }
-    // closed (a status change says it too), comments and session links change nothing listed here
-  },
+    }),
+  ],
+  // closed (a status change says it too), comments and session links change nothing listed here
+}
+
+/** A ticket whole (created, updated), newest wins. */
+async function project(
+  { envelope }: ConsumedEvent<unknown>,
+  f: Static<typeof TicketEvents.created.data>,
+  svc: ConversationsService,
+) {
+  if (!envelope.tenant_id || !envelope.workspace_id) throw new Error(`${envelope.type} ${envelope.id} has no scope`)
+  await projectCustomerTicket(svc.db, {
+    ticket_id: f.ticket_id,
+    tenant_id: envelope.tenant_id,
+    workspace_id: envelope.workspace_id,
+    customer_id: f.customer_id,
+    agent_id: f.agent_id,
+    title: f.title ?? '',
+    category: f.category,
+    priority: f.priority,
+    status: f.status,
+    source: f.source,
+    created_at: new Date(f.created_at).toISOString(),
+    ...versionOf(envelope),
+  })
 }

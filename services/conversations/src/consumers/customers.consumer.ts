@@ -1,8 +1,7 @@
 import { IdentityEvents } from '@switchboard/contracts'
-import type { ConsumerDef } from '@switchboard/platform'
+import { type ConsumerDef, on } from '@switchboard/platform'
 import type { ConversationsService } from '../context.ts'
 import { upsertProjectedCustomer } from '../db/directory.repository.ts'
-import { payload } from './payload.ts'
 
 export const CUSTOMERS_DURABLE = 'conversations-customers'
 
@@ -17,14 +16,14 @@ export const customersProjection: ConsumerDef<ConversationsService> = {
   subjects: ['identity.customer.>'],
   idempotency: 'inbox',
   options: (svc) => ({ maxDeliver: svc.config.consumer_max_deliver }),
-  async handle(_svc, { envelope }, tx) {
-    if (envelope.type !== IdentityEvents.customerUpserted.type) return
-    const c = payload(IdentityEvents.customerUpserted, envelope.data)
-    const scope =
-      envelope.tenant_id && envelope.workspace_id
-        ? { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
-        : null
-    const at = new Date(envelope.occurred_at).toISOString()
-    await upsertProjectedCustomer(tx.db, { customer_id: c.customer_id, user_id: c.user_id, name: c.name }, scope, at)
-  },
+  handlers: [
+    on(IdentityEvents.customerUpserted, async ({ envelope, data: c }, tx) => {
+      const scope =
+        envelope.tenant_id && envelope.workspace_id
+          ? { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
+          : null
+      const at = new Date(envelope.occurred_at).toISOString()
+      await upsertProjectedCustomer(tx.db, { customer_id: c.customer_id, user_id: c.user_id, name: c.name }, scope, at)
+    }),
+  ],
 }

@@ -1,9 +1,8 @@
 import { ConversationEvents, TicketEvents } from '@switchboard/contracts'
-import { type ConsumerDef, nowIso } from '@switchboard/platform'
+import { type ConsumerDef, nowIso, on } from '@switchboard/platform'
 import type { ConversationsService } from '../context.ts'
 import { findSessionRow, toSession, updateSession } from '../db/sessions.repository.ts'
 import { sessionFacts } from '../domain/session-facts.ts'
-import { payload } from './payload.ts'
 
 export const TICKET_LINKS_DURABLE = 'conversations-ticket-links'
 
@@ -19,23 +18,22 @@ export const ticketLinks: ConsumerDef<ConversationsService> = {
   stream: 'TICKETS',
   subjects: [TicketEvents.sessionLinked.type],
   idempotency: 'inbox',
-  async handle(svc, delivery, tx) {
-    const { envelope } = delivery
-    if (envelope.type !== TicketEvents.sessionLinked.type) return
-    const link = payload(TicketEvents.sessionLinked, envelope.data)
-    if (!envelope.tenant_id || !envelope.workspace_id) return
-    const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
-    const row = await findSessionRow(tx.db, link.session_id, scope, { forUpdate: svc.dialect === 'postgres' })
-    if (!row || row.customer_id !== link.customer_id || row.ticket_id === link.ticket_id) {
-      svc.log.debug({ component: TICKET_LINKS_DURABLE, ...link, found: Boolean(row) }, 'ticket link not applied')
-      return
-    }
-    // updated_at: the inbox's last activity, which a resync (changed_since) finds it by
-    await updateSession(tx.db, row.id, { ticket_id: link.ticket_id, updated_at: nowIso() })
-    await tx.emit(
-      ConversationEvents.sessionLinked,
-      sessionFacts(toSession({ ...row, ticket_id: link.ticket_id })),
-      scope,
-    )
-  },
+  handlers: [
+    on(TicketEvents.sessionLinked, async ({ envelope, data: link }, tx, svc) => {
+      if (!envelope.tenant_id || !envelope.workspace_id) return
+      const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
+      const row = await findSessionRow(tx.db, link.session_id, scope, { forUpdate: svc.dialect === 'postgres' })
+      if (!row || row.customer_id !== link.customer_id || row.ticket_id === link.ticket_id) {
+        svc.log.debug({ component: TICKET_LINKS_DURABLE, ...link, found: Boolean(row) }, 'ticket link not applied')
+        return
+      }
+      // updated_at: the inbox's last activity, which a resync (changed_since) finds it by
+      await updateSession(tx.db, row.id, { ticket_id: link.ticket_id, updated_at: nowIso() })
+      await tx.emit(
+        ConversationEvents.sessionLinked,
+        sessionFacts(toSession({ ...row, ticket_id: link.ticket_id })),
+        scope,
+      )
+    }),
+  ],
 }
