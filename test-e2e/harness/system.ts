@@ -37,6 +37,8 @@ export interface System {
    * resolving once the process is gone; answers the replica's base URL. The embedded default has no replicas.
    */
   kill?(unit: string, index: number): Promise<string>
+  /** The fleet only: starts a killed replica again (same port and environment), resolving once it is ready. */
+  restart?(unit: string, index: number): Promise<string>
   close(): Promise<void>
 }
 
@@ -222,6 +224,7 @@ async function fleet(opts: SystemOptions): Promise<System> {
       }
       return child.url
     },
+    restart: async (unit, index) => (await running.restart(`${unit}.${index + 1}`)).url,
     close: async () => {
       await running.close()
       await dropNamespace(namespace, engines)
