@@ -95,7 +95,7 @@ export async function releaseSessionFromAgent(
 ): Promise<AgentSessionChange> {
   const agent = await agentOf(svc, caller, agentId)
   const change = await svc.transaction(caller, async (tx): Promise<Change> => {
-    const row = await lockSession(svc, tx, sessionId)
+    const row = await lockSession(tx, sessionId)
     if (row.agent_id !== agent.user_id || !inScope(scopeOfSession(row), scopeOfSession(agent))) {
       throw new ConversationErrors.AgentNotAssigned(sessionId, agentId)
     }

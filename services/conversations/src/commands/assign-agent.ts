@@ -1,6 +1,6 @@
 import { ConversationEvents } from '@switchboard/contracts'
 import { newId, nowIso, type Tx } from '@switchboard/platform'
-import { type AgentRow, findAgentByUser } from '../db/agents.repository.ts'
+import { type AgentRow, findAgentByUserForUpdate } from '../db/agents.repository.ts'
 import type { ConversationsDatabase } from '../db/database.ts'
 import { agentLoad, type SessionRow, toSession, updateSession } from '../db/sessions.repository.ts'
 import { insertTransfer, type TransferRow } from '../db/transfers.repository.ts'
@@ -33,13 +33,12 @@ export interface AssignResult {
  */
 export async function assignAgent(
   tx: Tx<ConversationsDatabase>,
-  dialect: 'postgres' | 'sqlite',
   session: SessionRow,
   agentUserId: string,
   a: Assignment,
 ): Promise<AssignResult> {
   const scope = scopeOfSession(session)
-  const agent = await findAgentByUser(tx.db, agentUserId, scope, { forUpdate: dialect === 'postgres' })
+  const agent = await findAgentByUserForUpdate(tx, agentUserId, scope)
   if (!agent) throw new ConversationErrors.AgentNotFound(agentUserId)
   const now = nowIso()
   const transfer: TransferRow = {

@@ -2,7 +2,7 @@ import { ConversationEvents } from '@switchboard/contracts'
 import { type Caller, inScope, newId, nowIso, type Scope } from '@switchboard/platform'
 import type { ConversationsService } from '../context.ts'
 import { insertSessionIfAbsent } from '../db/session-queries.repository.ts'
-import { findSessionRow, type SessionRow, toSession, updateSession } from '../db/sessions.repository.ts'
+import { findSessionRowForUpdate, type SessionRow, toSession, updateSession } from '../db/sessions.repository.ts'
 import { messageProblem, subjectFrom } from '../domain/message-rules.ts'
 import { scopeOfSession, sessionFacts } from '../domain/session-facts.ts'
 import { admission, reopenPatch } from '../domain/session-rules.ts'
@@ -46,7 +46,7 @@ export function postAgentMessage(
   const { internal, ...m } = body
   checkMessage(svc, { sender: 'agent', ...m })
   return svc.transaction(caller, async (tx) => {
-    const row = await lockSession(svc, tx, id)
+    const row = await lockSession(tx, id)
     if (!caller.principal) throw new ConversationErrors.NotAssignedToYou(id)
     if (internal === true) {
       // a note is for colleagues: any staff of the scope may leave one, in a closed session too (a wrap-up)
@@ -130,11 +130,10 @@ export function receiveMessage(
   checkMessage(svc, body)
   const writer = writerOf(body, caller)
   const target = targetScope(caller, body)
-  const lock = { forUpdate: svc.dialect === 'postgres' }
   // The caller's own scope bounds the look-up (NO_SCOPE for an unscoped one): nothing outside it is ever seen.
   const lookIn = caller.scope
   return svc.transaction(caller, async (tx) => {
-    let row = await findSessionRow(tx.db, sessionId, lookIn, lock)
+    let row = await findSessionRowForUpdate(tx, sessionId, lookIn)
     let visitor: InternalMessageResult['visitor'] = null
     let created = false
     if (!row && writer.sender === 'customer' && writer.party.kind !== 'visitor') {
@@ -151,7 +150,7 @@ export function receiveMessage(
         await tx.emit(ConversationEvents.sessionCreated, sessionFacts(toSession(row)), scopeOfSession(row))
       } else {
         // created meanwhile by a concurrent first message (or the id is another scope's: then still not found)
-        row = await findSessionRow(tx.db, sessionId, lookIn, lock)
+        row = await findSessionRowForUpdate(tx, sessionId, lookIn)
       }
     }
     if (!row) throw new ConversationErrors.SessionNotFound(sessionId)

@@ -106,10 +106,10 @@ type Step =
  * capacity. One agent per transaction: holding one agent's lock while waiting for another's could deadlock two
  * replicas, so a refusal rolls the record back and the next step ranks afresh.
  */
-async function serveNext(svc: QueueService, tx: ConvTx, scope: Scope, skip: string[]): Promise<Step> {
-  const w = await claimNextWaiting(tx.db, svc.dialect, scope, skip)
+async function serveNext(tx: ConvTx, scope: Scope, skip: string[]): Promise<Step> {
+  const w = await claimNextWaiting(tx, scope, skip)
   if (!w) return { kind: 'empty' }
-  const session = await lockQueuedSession(tx.db, svc.dialect, w.session_id)
+  const session = await lockQueuedSession(tx, w.session_id)
   if (!session) return { kind: 'busy', waiting_id: w.id }
   const now = nowIso()
   // A record whose session moved on without it (closed, or taken some other way) is settled, not routed.
@@ -128,7 +128,7 @@ async function serveNext(svc: QueueService, tx: ConvTx, scope: Scope, skip: stri
   }
   const [best] = await rankedAgents(tx.db, scope, { skills: waitingSkills(w), priority: w.priority })
   if (!best) return { kind: 'no_agent' }
-  const { transfer } = await assignAgent(tx, svc.dialect, session, best.user_id, {
+  const { transfer } = await assignAgent(tx, session, best.user_id, {
     kind: 'queue',
     reason: w.reason,
     notes: w.notes,
@@ -153,7 +153,7 @@ async function serveScope(svc: QueueService, scope: Scope, signal?: AbortSignal)
     let step: Step
     try {
       step = await svc.transaction(systemCaller(scope), async (tx) => {
-        const s = await serveNext(svc, tx, scope, skip).catch((err) => {
+        const s = await serveNext(tx, scope, skip).catch((err) => {
           // rolled back with the transaction; another replica just took that agent's last seat
           if (isAgentRefusal(err)) throw new Conflict()
           throw err

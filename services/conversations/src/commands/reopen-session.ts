@@ -25,7 +25,7 @@ export async function reopenSession(
   reason: string | undefined,
 ): Promise<Change> {
   return svc.transaction(caller, async (tx): Promise<Change> => {
-    const row = await lockSession(svc, tx, id)
+    const row = await lockSession(tx, id)
     if (row.status !== 'closed') throw new ConversationErrors.SessionNotClosed(id)
     const before = toSession(row)
     const patch = reopenPatch(nowIso())

@@ -2,7 +2,7 @@ import { ConversationEvents } from '@switchboard/contracts'
 import { type Caller, concreteScope, newId, nowIso } from '@switchboard/platform'
 import type { ConversationsService } from '../context.ts'
 import { insertSession, type SessionRow, toSession, updateSession } from '../db/sessions.repository.ts'
-import { findWaiting, markCancelled } from '../db/waiting.repository.ts'
+import { findWaitingForUpdate, markCancelled } from '../db/waiting.repository.ts'
 import { scopeOfSession, sessionFacts } from '../domain/session-facts.ts'
 import { canClose, closeText } from '../domain/session-rules.ts'
 import { ConversationErrors } from '../errors.ts'
@@ -62,7 +62,7 @@ export async function openSession(
     }
     await insertSession(tx.db, row)
     await tx.emit(ConversationEvents.sessionCreated, sessionFacts(toSession(row)), scope)
-    if (agentId !== undefined) await assignAgent(tx, svc.dialect, row, agentId, { kind: 'assign' })
+    if (agentId !== undefined) await assignAgent(tx, row, agentId, { kind: 'assign' })
     if (body.content !== undefined) {
       if (!caller.principal || !mayPost(caller.principal, row)) throw new ConversationErrors.NotAssignedToYou(row.id)
       await appendMessage(tx, row, {
@@ -97,14 +97,14 @@ export async function transferSession(
 async function handOver(svc: ConversationsService, caller: Caller, id: string, agentId: string, a: Assignment) {
   let freed: string | null = null
   const change = await svc.transaction(caller, async (tx): Promise<Change> => {
-    const row = await lockSession(svc, tx, id)
+    const row = await lockSession(tx, id)
     if (!canClose(row.status)) throw new ConversationErrors.SessionClosed(id)
     const before = toSession(row)
-    const result = await assignAgent(tx, svc.dialect, row, agentId, a)
+    const result = await assignAgent(tx, row, agentId, a)
     if (!result.unchanged) {
       freed = before.agent_id
       // taken by hand while it waited for a human: it leaves the queue, or the queue would hand it on again
-      const w = await findWaiting(tx.db, row.id, { forUpdate: svc.dialect === 'postgres' })
+      const w = await findWaitingForUpdate(tx, row.id)
       if (w) await leaveQueue(tx, row, w, agentId, result.transfer.transferred_at)
     }
     return { before, after: toSession(row) }
@@ -120,14 +120,14 @@ async function handOver(svc: ConversationsService, caller: Caller, id: string, a
  */
 export async function closeSession(svc: ConversationsService, caller: Caller, id: string, reason: string | undefined) {
   const change = await svc.transaction(caller, async (tx): Promise<Change> => {
-    const row = await lockSession(svc, tx, id)
+    const row = await lockSession(tx, id)
     if (!canClose(row.status)) throw new ConversationErrors.SessionClosed(id)
     const before = toSession(row)
     const now = nowIso()
     const patch = { status: 'closed', ended_at: now, updated_at: now }
     Object.assign(row, patch)
     await updateSession(tx.db, id, patch)
-    const w = await findWaiting(tx.db, id, { forUpdate: svc.dialect === 'postgres' })
+    const w = await findWaitingForUpdate(tx, id)
     if (w) {
       await markCancelled(tx.db, w.id, 'session_closed', now)
       await tx.emit(

@@ -2,7 +2,7 @@ import { type Caller, concreteScope, newId, nowIso, type Tx } from '@switchboard
 import type { ConversationsService } from '../context.ts'
 import type { ConversationsDatabase } from '../db/database.ts'
 import {
-  findShift,
+  findShiftForUpdate,
   insertShift,
   deleteShift as removeShift,
   updateShift as writeShift,
@@ -33,8 +33,8 @@ function checkWindow(start: string, end: string, changed: { start?: boolean; end
 }
 
 /** Reads a shift of the caller's scope for change: another tenant's is not found, like a missing one. */
-async function load(svc: ConversationsService, tx: ConversationsTx, id: string): Promise<Shift> {
-  const shift = await findShift(tx.db, id, tx.caller.scope, { forUpdate: svc.dialect === 'postgres' })
+async function load(tx: ConversationsTx, id: string): Promise<Shift> {
+  const shift = await findShiftForUpdate(tx, id, tx.caller.scope)
   if (!shift) throw new ConversationErrors.ShiftNotFound(id)
   return shift
 }
@@ -72,7 +72,7 @@ export function updateShift(
   body: UpdateShiftBody,
 ): Promise<ShiftChange> {
   return svc.transaction(caller, async (tx) => {
-    const before = await load(svc, tx, id)
+    const before = await load(tx, id)
     const asked: Partial<Shift> = {
       ...(body.shift_type !== undefined ? { shift_type: body.shift_type } : {}),
       ...(body.start_time !== undefined ? { start_time: instant('start_time', body.start_time) } : {}),
@@ -99,7 +99,7 @@ export function updateShift(
 /** Deletes a shift of the caller's scope; answers what it removed, for the audit record. */
 export function deleteShift(svc: ConversationsService, caller: Caller, id: string): Promise<Shift> {
   return svc.transaction(caller, async (tx) => {
-    const before = await load(svc, tx, id)
+    const before = await load(tx, id)
     await removeShift(tx.db, id)
     return before
   })

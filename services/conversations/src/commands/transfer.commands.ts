@@ -2,7 +2,7 @@ import { ConversationEvents } from '@switchboard/contracts'
 import { type Caller, newId, nowIso } from '@switchboard/platform'
 import type { ConversationsService } from '../context.ts'
 import { type SessionRow, toSession, updateSession } from '../db/sessions.repository.ts'
-import { anyWaitingAtOrAbove, findWaiting, insertWaiting, markCancelled } from '../db/waiting.repository.ts'
+import { anyWaitingAtOrAbove, findWaitingForUpdate, insertWaiting, markCancelled } from '../db/waiting.repository.ts'
 import { handoverSummary } from '../domain/auto-transfer.ts'
 import { PRIORITY_RANK, priorityRank } from '../domain/queue-estimate.ts'
 import { scopeOfSession } from '../domain/session-facts.ts'
@@ -65,11 +65,10 @@ const result = (session: SessionRow, r: Partial<TransferResult> & Pick<TransferR
  */
 export async function toHuman(svc: ConversationsService, caller: Caller, body: ToHumanBody): Promise<TransferChange> {
   const change = await svc.transaction(caller, async (tx): Promise<TransferChange> => {
-    const row = await lockSession(svc, tx, body.session_id)
+    const row = await lockSession(tx, body.session_id)
     if (row.status === 'closed') throw new ConversationErrors.SessionClosed(row.id)
     const before = toSession(row)
-    const pg = svc.dialect === 'postgres'
-    const existing = await findWaiting(tx.db, row.id, { forUpdate: pg })
+    const existing = await findWaitingForUpdate(tx, row.id)
     if (existing) {
       const info = await waitingInfo(tx.db, existing)
       const view = toSession(row, info)
@@ -101,7 +100,7 @@ export async function toHuman(svc: ConversationsService, caller: Caller, body: T
       if (best) {
         const summary = handoverSummary(row)
         try {
-          const { transfer } = await assignAgent(tx, svc.dialect, row, best.user_id, {
+          const { transfer } = await assignAgent(tx, row, best.user_id, {
             kind: 'to_human',
             ...(body.reason ? { reason: body.reason } : {}),
             ...(body.notes ? { notes: body.notes } : {}),
@@ -191,11 +190,11 @@ export async function toAgent(svc: ConversationsService, caller: Caller, body: T
   const scope = await sessionScope(svc, caller, body.session_id)
   const target = await agentReference(svc, scope, body.target_agent_id, 'target_agent_id')
   const change = await svc.transaction(caller, async (tx): Promise<TransferChange> => {
-    const row = await lockSession(svc, tx, body.session_id)
+    const row = await lockSession(tx, body.session_id)
     if (row.status === 'closed') throw new ConversationErrors.SessionClosed(row.id)
     const before = toSession(row)
     const summary = handoverSummary(row)
-    const r = await assignAgent(tx, svc.dialect, row, target, {
+    const r = await assignAgent(tx, row, target, {
       kind: 'to_agent',
       ...(body.reason ? { reason: body.reason } : {}),
       summary,
@@ -207,7 +206,7 @@ export async function toAgent(svc: ConversationsService, caller: Caller, body: T
         result: result(row, { new_agent_id: row.agent_id, summary: SUMMARIES.alreadyAssigned }),
       }
     }
-    const w = await findWaiting(tx.db, row.id, { forUpdate: svc.dialect === 'postgres' })
+    const w = await findWaitingForUpdate(tx, row.id)
     if (w) await leaveQueue(tx, row, w, target, r.transfer.transferred_at)
     return {
       before,
@@ -236,9 +235,9 @@ export async function cancelWaiting(
   reason = 'cancelled',
 ): Promise<{ session_id: string; cancelled: boolean; before: Session; after: Session }> {
   return svc.transaction(caller, async (tx) => {
-    const row = await lockSession(svc, tx, sessionId)
+    const row = await lockSession(tx, sessionId)
     const before = toSession(row)
-    const w = await findWaiting(tx.db, row.id, { forUpdate: svc.dialect === 'postgres' })
+    const w = await findWaitingForUpdate(tx, row.id)
     if (!w) return { session_id: row.id, cancelled: false, before, after: before }
     const now = nowIso()
     await markCancelled(tx.db, w.id, reason, now)

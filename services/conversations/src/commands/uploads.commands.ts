@@ -86,7 +86,7 @@ export async function createUpload(
     created_at: nowIso(),
   }
   await svc.transaction(caller, async (tx) => {
-    await lockSessionForUploads(tx.db, svc.dialect, session.id)
+    await lockSessionForUploads(tx, session.id)
     if ((await countSessionUploads(tx.db, session.id)) >= uploads.max_per_session) {
       throw new ConversationErrors.UploadQuota(uploads.max_per_session)
     }

@@ -1,7 +1,7 @@
 import { ConversationEvents, TicketEvents } from '@switchboard/contracts'
 import { type ConsumerDef, nowIso, on } from '@switchboard/platform'
 import type { ConversationsService } from '../context.ts'
-import { findSessionRow, toSession, updateSession } from '../db/sessions.repository.ts'
+import { findSessionRowForUpdate, toSession, updateSession } from '../db/sessions.repository.ts'
 import { sessionFacts } from '../domain/session-facts.ts'
 
 export const TICKET_LINKS_DURABLE = 'conversations-ticket-links'
@@ -22,7 +22,7 @@ export const ticketLinks: ConsumerDef<ConversationsService> = {
     on(TicketEvents.sessionLinked, async ({ envelope, data: link }, tx, svc) => {
       if (!envelope.tenant_id || !envelope.workspace_id) return
       const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
-      const row = await findSessionRow(tx.db, link.session_id, scope, { forUpdate: svc.dialect === 'postgres' })
+      const row = await findSessionRowForUpdate(tx, link.session_id, scope)
       if (!row || row.customer_id !== link.customer_id || row.ticket_id === link.ticket_id) {
         svc.log.debug({ component: TICKET_LINKS_DURABLE, ...link, found: Boolean(row) }, 'ticket link not applied')
         return

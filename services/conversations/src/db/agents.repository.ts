@@ -1,4 +1,4 @@
-import { fromJson, type Scope, whereScope } from '@switchboard/platform'
+import { fromJson, type Scope, type Tx, whereScope } from '@switchboard/platform'
 import type { Kysely, Selectable } from 'kysely'
 import { WORKING_STATUSES } from '../domain/session-rules.ts'
 import type { AgentsTable, ConversationsDatabase } from './database.ts'
@@ -31,18 +31,17 @@ export const toAgent = (r: AgentRow): Agent => ({
 })
 
 /**
- * The agent (by user id) of a scope. `forUpdate` locks its row until commit: every assignment to one agent goes
- * through this lock, so concurrent replicas count its load one after another and never pass its capacity.
+ * The agent (by user id) of a scope, its row locked until `tx` ends: every assignment to one agent goes through this
+ * lock, so concurrent replicas count its load one after another and never pass its capacity.
  */
-export async function findAgentByUser(
-  db: Db,
+export async function findAgentByUserForUpdate(
+  tx: Tx<ConversationsDatabase>,
   userId: string,
   scope: Scope,
-  opts: { forUpdate?: boolean } = {},
 ): Promise<AgentRow | undefined> {
-  let q = whereScope(db.selectFrom('agents').selectAll().where('user_id', '=', userId), scope)
-  if (opts.forUpdate) q = q.forUpdate()
-  return q.executeTakeFirst()
+  return tx
+    .forUpdate(whereScope(tx.db.selectFrom('agents').selectAll().where('user_id', '=', userId), scope))
+    .executeTakeFirst()
 }
 
 /** The agent of a scope by identity's agent id (the `:id` of `/api/agents/:id/…`); another tenant's is none. */

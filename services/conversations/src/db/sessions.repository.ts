@@ -1,4 +1,4 @@
-import { type PageWindow, type Scope, selectPage, whereScope } from '@switchboard/platform'
+import { type PageWindow, type Scope, selectPage, type Tx, whereScope } from '@switchboard/platform'
 import type { Kysely, Selectable } from 'kysely'
 import { WORKING_STATUSES } from '../domain/session-rules.ts'
 import type { Session } from '../schemas/sessions.schemas.ts'
@@ -37,19 +37,21 @@ export async function insertSession(db: Db, row: SessionRow): Promise<void> {
   await db.insertInto('sessions').values(row).execute()
 }
 
-/**
- * Scoped: another tenant's session is not found, like a missing one. `forUpdate` locks the row until the
- * transaction ends (PostgreSQL; SQLite's one writer already serialises), so two changes can't both pass a check.
- */
-export async function findSessionRow(
-  db: Db,
+const sessionById = (db: Db, id: string, scope: Scope) =>
+  whereScope(db.selectFrom('sessions').selectAll().where('id', '=', id), scope)
+
+/** Scoped: another tenant's session is not found, like a missing one. */
+export async function findSessionRow(db: Db, id: string, scope: Scope): Promise<SessionRow | undefined> {
+  return sessionById(db, id, scope).executeTakeFirst()
+}
+
+/** `findSessionRow`, its row locked until `tx` ends, so two changes can't both pass a check. */
+export async function findSessionRowForUpdate(
+  tx: Tx<ConversationsDatabase>,
   id: string,
   scope: Scope,
-  opts: { forUpdate?: boolean } = {},
 ): Promise<SessionRow | undefined> {
-  let q = whereScope(db.selectFrom('sessions').selectAll().where('id', '=', id), scope)
-  if (opts.forUpdate) q = q.forUpdate()
-  return q.executeTakeFirst()
+  return tx.forUpdate(sessionById(tx.db, id, scope)).executeTakeFirst()
 }
 
 export async function updateSession(db: Db, id: string, patch: Partial<SessionRow>): Promise<void> {

@@ -1,4 +1,4 @@
-import { type PageWindow, type Scope, selectPage, whereScope } from '@switchboard/platform'
+import { type PageWindow, type Scope, selectPage, type Tx, whereScope } from '@switchboard/platform'
 import type { Kysely, Selectable } from 'kysely'
 import {
   countsOf,
@@ -24,19 +24,22 @@ export async function insertShift(db: Db, shift: Shift): Promise<void> {
   await db.insertInto('shifts').values(shift).execute()
 }
 
-/**
- * Scoped: another tenant's shift is not found, like a missing one. `forUpdate` locks the row until the transaction
- * ends (PostgreSQL; SQLite's one writer already serialises), so an update checks the window it writes.
- */
-export async function findShift(
-  db: Db,
+const shiftById = (db: Db, id: string, scope: Scope) =>
+  whereScope(db.selectFrom('shifts').selectAll().where('id', '=', id), scope)
+
+/** Scoped: another tenant's shift is not found, like a missing one. */
+export async function findShift(db: Db, id: string, scope: Scope): Promise<Shift | undefined> {
+  const row = await shiftById(db, id, scope).executeTakeFirst()
+  return row ? toShift(row) : undefined
+}
+
+/** `findShift`, its row locked until `tx` ends, so an update checks the window it writes. */
+export async function findShiftForUpdate(
+  tx: Tx<ConversationsDatabase>,
   id: string,
   scope: Scope,
-  opts: { forUpdate?: boolean } = {},
 ): Promise<Shift | undefined> {
-  let q = whereScope(db.selectFrom('shifts').selectAll().where('id', '=', id), scope)
-  if (opts.forUpdate) q = q.forUpdate()
-  const row = await q.executeTakeFirst()
+  const row = await tx.forUpdate(shiftById(tx.db, id, scope)).executeTakeFirst()
   return row ? toShift(row) : undefined
 }
 

@@ -1,4 +1,4 @@
-import type { Dialect } from '@switchboard/platform'
+import type { Tx } from '@switchboard/platform'
 import type { Kysely, Selectable } from 'kysely'
 import type { SessionAccessFacts } from '../domain/upload-rules.ts'
 import type { Upload } from '../schemas/uploads.schemas.ts'
@@ -47,14 +47,9 @@ export async function countSessionUploads(db: Db, sessionId: string): Promise<nu
   return Number(row.n)
 }
 
-/**
- * Locks the session's row until commit (PostgreSQL; SQLite's one writer serialises): uploads to one session are
- * counted against its quota one after another.
- */
-export async function lockSessionForUploads(db: Db, dialect: Dialect, sessionId: string): Promise<void> {
-  let q = db.selectFrom('sessions').select('id').where('id', '=', sessionId)
-  if (dialect === 'postgres') q = q.forUpdate()
-  await q.executeTakeFirst()
+/** Locks the session's row until `tx` ends: uploads to one session are counted against its quota one after another. */
+export async function lockSessionForUploads(tx: Tx<ConversationsDatabase>, sessionId: string): Promise<void> {
+  await tx.forUpdate(tx.db.selectFrom('sessions').select('id').where('id', '=', sessionId)).executeTakeFirst()
 }
 
 /** What the access rule needs of a session, whatever its scope (the rule itself checks the scope). */

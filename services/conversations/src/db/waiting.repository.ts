@@ -1,4 +1,4 @@
-import { type Dialect, type Scope, toJson, whereScope } from '@switchboard/platform'
+import { type Scope, type Tx, toJson, whereScope } from '@switchboard/platform'
 import { type Kysely, type Selectable, sql } from 'kysely'
 import type { RecentAssignments } from '../domain/queue-estimate.ts'
 import type { ConversationsDatabase, WaitingTable } from './database.ts'
@@ -18,40 +18,44 @@ export async function insertWaiting(db: Db, row: Omit<WaitingRow, 'target_skills
     .execute()
 }
 
-/** The session's `waiting` record, if any; `forUpdate` locks it (PostgreSQL) with the session's transaction. */
-export async function findWaiting(db: Db, sessionId: string, opts: { forUpdate?: boolean } = {}) {
-  let q = db.selectFrom('waiting').selectAll().where('session_id', '=', sessionId).where('status', '=', 'waiting')
-  if (opts.forUpdate) q = q.forUpdate()
-  return q.executeTakeFirst()
+const waitingOf = (db: Db, sessionId: string) =>
+  db.selectFrom('waiting').selectAll().where('session_id', '=', sessionId).where('status', '=', 'waiting')
+
+/** The session's `waiting` record, if any. */
+export async function findWaiting(db: Db, sessionId: string) {
+  return waitingOf(db, sessionId).executeTakeFirst()
+}
+
+/** `findWaiting`, the record locked with the session's transaction `tx`. */
+export async function findWaitingForUpdate(tx: Tx<ConversationsDatabase>, sessionId: string) {
+  return tx.forUpdate(waitingOf(tx.db, sessionId)).executeTakeFirst()
 }
 
 /**
- * The next record of the scope the queue should serve, locked. On PostgreSQL `SKIP LOCKED`: a record another
- * replica is serving is passed over instead of waited for, so replicas work through the queue side by side.
- * `skip`: records this pass already gave up on (their session was busy).
+ * The next record of the scope the queue should serve, locked; a record another replica is serving is passed over
+ * instead of waited for (`tx.skipLocked`), so replicas work through the queue side by side. `skip`: records this
+ * pass already gave up on (their session was busy).
  */
 export async function claimNextWaiting(
-  db: Db,
-  dialect: Dialect,
+  tx: Tx<ConversationsDatabase>,
   scope: Scope,
   skip: readonly string[],
 ): Promise<WaitingRow | undefined> {
-  let q = whereScope(db.selectFrom('waiting').selectAll().where('status', '=', 'waiting'), scope)
+  let q = whereScope(tx.db.selectFrom('waiting').selectAll().where('status', '=', 'waiting'), scope)
   if (skip.length > 0) q = q.where('id', 'not in', [...skip])
   q = q.orderBy('priority_rank', 'desc').orderBy('queued_at').orderBy('id').limit(1)
-  if (dialect === 'postgres') q = q.forUpdate().skipLocked()
-  return q.executeTakeFirst()
+  return tx.skipLocked(q).executeTakeFirst()
 }
 
 /**
- * The session of a claimed record, locked, or undefined when another transaction holds it (PostgreSQL): the
- * queue never waits for a session lock while it holds a waiting record, since a close or a hand-over takes the
- * two the other way round.
+ * The session of a claimed record, locked, or undefined when another transaction holds it: the queue never waits
+ * for a session lock while it holds a waiting record, since a close or a hand-over takes the two the other way round.
  */
-export async function lockQueuedSession(db: Db, dialect: Dialect, sessionId: string): Promise<SessionRow | undefined> {
-  let q = db.selectFrom('sessions').selectAll().where('id', '=', sessionId)
-  if (dialect === 'postgres') q = q.forUpdate().skipLocked()
-  return q.executeTakeFirst()
+export async function lockQueuedSession(
+  tx: Tx<ConversationsDatabase>,
+  sessionId: string,
+): Promise<SessionRow | undefined> {
+  return tx.skipLocked(tx.db.selectFrom('sessions').selectAll().where('id', '=', sessionId)).executeTakeFirst()
 }
 
 export async function markTransferred(db: Db, id: string, agentUserId: string, now: string): Promise<void> {
