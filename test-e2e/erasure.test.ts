@@ -132,6 +132,38 @@ inEachMode('erasure: a customer erased everywhere, totals kept', {}, async (t, s
     'upload',
   ) as { id: string }
 
+  // A voice call in the conversation: the caller's number, their words transcribed, a recording with its audio.
+  const asAgent = { token: agentToken }
+  const callId = `erasure-${suffix}@pbx.example.com`
+  must(
+    await api.post(
+      '/api/voice/protocols/sip/call-events/invite',
+      { payload: { call_id: callId, conversation_id: sessionId, from: phone, to: '+15550199' } },
+      asAgent,
+    ),
+    200,
+    'call',
+  )
+  must(
+    await api.post(
+      '/api/voice/transcripts',
+      { call_id: callId, content: `This is ${name} about ${said}`, language: 'en', finalized: true },
+      asAgent,
+    ),
+    201,
+    'transcript',
+  )
+  const recording = must(await api.post('/api/voice/recordings/start', { call_id: callId }, asAgent), 201, 'recording')
+  must(await api.post('/api/voice/recordings/stop', { recording_id: recording.id }, asAgent), 200, 'stop')
+  const audio = await fetch(new URL(`/api/voice/recordings/${recording.id}/audio`, system.url), {
+    method: 'POST',
+    headers: { 'content-type': 'audio/wav', authorization: `Bearer ${agentToken}` },
+    body: new Uint8Array([0x52, 0x49, 0x46, 0x46, 0, 0, 0, 0, 0x57, 0x41, 0x56, 0x45]),
+  })
+  t.ok(audio.ok, `the recording's audio kept (${audio.status})`)
+  const recorded = must(await api.get(`/api/voice/recordings/${recording.id}`, asAgent), 200, 'recording')
+  t.ok(recorded.upload_id, 'in an upload of the conversation')
+
   // A ticket with a comment, resolved and rated with a comment.
   const ticket = must(
     await createTicket(
@@ -146,14 +178,18 @@ inEachMode('erasure: a customer erased everywhere, totals kept', {}, async (t, s
   must(await api.post('/api/satisfactions', { ticket_id: ticket.id, rating: 4, comment: said }, staff), 201, 'rating')
 
   // Everything has reached its readers: statistics' totals and the audit trail (which names the person).
+  // statistics counts the conversation's public messages (the customer's, the agent's, the call's notices and words)
+  const thread = must(await api.get(`/api/omni/sessions/${sessionId}/messages?limit=200`, staff), 200, 'messages')
+  const counted = (thread.items as { visibility: string }[]).filter((m) => m.visibility !== 'internal').length
   const before = await settledTotals(
     api,
     staff,
-    (b) => b.total_tickets === 1 && b.total_sessions === 1 && b.today_messages >= 3 && b.customer_satisfaction === 4,
+    (b) =>
+      b.total_tickets === 1 && b.total_sessions === 1 && b.today_messages === counted && b.customer_satisfaction === 4,
   )
   t.match(
     before,
-    { total_tickets: 1, total_sessions: 1, today_messages: 3, customer_satisfaction: 4 },
+    { total_tickets: 1, total_sessions: 1, today_messages: counted, customer_satisfaction: 4 },
     `statistics counted it all: ${JSON.stringify(before)}`,
   )
   await until('audit records of the customer', async () => {
@@ -254,11 +290,12 @@ inEachMode('erasure: a customer erased everywhere, totals kept', {}, async (t, s
       'tickets',
     ])
     t.match(by.identity, { customers_removed: 1, notes_deleted: 1, accounts_emptied: 1 })
-    t.match(by.conversations, { sessions_tombstoned: 1, messages_tombstoned: Number, uploads_deleted: 1 })
+    t.match(by.conversations, { sessions_tombstoned: 1, messages_tombstoned: Number, uploads_deleted: 2 })
     t.ok(by.conversations.messages_tombstoned >= 3, 'the three messages at least')
     t.match(by.tickets, { tickets_tombstoned: 1, comments_tombstoned: 1, rating_comments_erased: 1 })
     t.ok(by.audit.records_masked >= 3, `audit masked ${by.audit.records_masked} records`)
     t.match(by['ai-orchestrator'], { ticket_index_tombstoned: Number })
+    t.match(by['realtime-voice'], { calls_erased: 1, recordings_deleted: 1, transcripts_tombstoned: 1 })
   })
 
   t.test('no API returns the person any more', async (t) => {
@@ -284,6 +321,15 @@ inEachMode('erasure: a customer erased everywhere, totals kept', {}, async (t, s
     clean(t, 'the customer activity', (await api.get(`/api/customers/${customer.id}/activity`, staff)).body, markers)
     isError(t, await getUpload(system.url, `/uploads/${upload.id}`, { token: agentToken }), 404)
 
+    const transcripts = must(
+      await api.get(`/api/voice/transcripts?call_id=${encodeURIComponent(callId)}`, asAgent),
+      200,
+      'transcripts',
+    )
+    clean(t, 'the call transcripts', transcripts, markers)
+    const recordingNow = must(await api.get(`/api/voice/recordings/${recording.id}`, asAgent), 200, 'recording')
+    t.equal(recordingNow.upload_id, null, "the recording's audio is gone")
+    isError(t, await getUpload(system.url, `/uploads/${recorded.upload_id}`, { token: agentToken }), 404)
     const ticketNow = must(await api.get(`/api/tickets/${ticket.id}`, staff), 200, 'ticket')
     clean(t, 'the ticket', ticketNow, markers)
     t.equal(ticketNow.status, 'open', 'the ticket keeps its status')
@@ -324,7 +370,7 @@ inEachMode('erasure: a customer erased everywhere, totals kept', {}, async (t, s
     t.equal(body.status, 'completed')
     const report = await switchboard(['customer', 'erasure', customer.id, ...target], env)
     t.match(report.stdout, new RegExp(`erasure ${erasureId} of customer ${customer.id}: completed`))
-    t.match(report.stdout, /conversations\s+sessions_tombstoned=1 messages_tombstoned=3/)
+    t.match(report.stdout, /conversations\s+sessions_tombstoned=1 messages_tombstoned=\d+ /)
     const exported = await switchboard(['customer', 'export', customer.id, ...target], env).then(
       () => undefined,
       (err: { code: number; stderr: string }) => err,
