@@ -1,20 +1,9 @@
-import type { Static } from '@sinclair/typebox'
-import { IdentityEvents } from '@switchboard/contracts'
-import type { ConsumerDef, Scope } from '@switchboard/platform'
+import { type Envelope, IdentityEvents } from '@switchboard/contracts'
+import { type ConsumerDef, on, type Scope } from '@switchboard/platform'
 import type { TicketsService } from '../context.ts'
 import { applyAgentStatus, upsertAgent, upsertCustomer } from '../db/directory.repository.ts'
 
 export const DIRECTORY_CONSUMER = 'tickets-directory'
-
-const DIRECTORY_TYPES = new Set<string>([
-  IdentityEvents.customerUpserted.type,
-  IdentityEvents.agentUpserted.type,
-  IdentityEvents.agentStatusChanged.type,
-])
-
-type CustomerUpserted = Static<typeof IdentityEvents.customerUpserted.data>
-type AgentUpserted = Static<typeof IdentityEvents.agentUpserted.data>
-type AgentStatusChanged = Static<typeof IdentityEvents.agentStatusChanged.data>
 
 /**
  * Identity's customers and agents, as tickets checks references against them and auto-assigns (the directory
@@ -29,45 +18,41 @@ export const directoryProjection: ConsumerDef<TicketsService> = {
   // The other identity events are recorded in the inbox and skipped.
   subjects: ['identity.>'],
   idempotency: 'inbox',
-  async handle(svc, delivery, tx) {
-    const { envelope } = delivery
-    if (!DIRECTORY_TYPES.has(envelope.type)) return
-    // A record is bound to one workspace. An event without one (identity acting for an unscoped admin) can still
-    // update a record already known, by its id, but can't place a new one.
-    const scope: Scope | null =
-      envelope.tenant_id && envelope.workspace_id
-        ? { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
-        : null
-    if (!scope) {
-      svc.log.debug(
-        { component: DIRECTORY_CONSUMER, type: envelope.type, id: envelope.id },
-        'directory event without a scope',
+  handlers: [
+    on(IdentityEvents.customerUpserted, async ({ envelope, data: c }, tx, svc) => {
+      const scope = scopeOf(envelope, svc)
+      await upsertCustomer(
+        tx.db,
+        { customer_id: c.customer_id, user_id: c.user_id, name: c.name },
+        scope,
+        envelope.occurred_at,
       )
-    }
-    const at = envelope.occurred_at
-    switch (envelope.type) {
-      case IdentityEvents.customerUpserted.type: {
-        const c = envelope.data as CustomerUpserted
-        await upsertCustomer(tx.db, { customer_id: c.customer_id, user_id: c.user_id, name: c.name }, scope, at)
-        return
+    }),
+    on(IdentityEvents.agentUpserted, async ({ envelope, data: a }, tx, svc) => {
+      const agent = {
+        agent_id: a.agent_id,
+        user_id: a.user_id,
+        name: a.name,
+        status: a.status,
+        max_concurrent: a.max_concurrent,
       }
-      case IdentityEvents.agentUpserted.type: {
-        const a = envelope.data as AgentUpserted
-        const agent = {
-          agent_id: a.agent_id,
-          user_id: a.user_id,
-          name: a.name,
-          status: a.status,
-          max_concurrent: a.max_concurrent,
-        }
-        await upsertAgent(tx.db, agent, scope, at)
-        return
-      }
-      case IdentityEvents.agentStatusChanged.type: {
-        const a = envelope.data as AgentStatusChanged
-        await applyAgentStatus(tx.db, { agent_id: a.agent_id, user_id: a.user_id, status: a.status }, scope, at)
-        return
-      }
-    }
-  },
+      await upsertAgent(tx.db, agent, scopeOf(envelope, svc), envelope.occurred_at)
+    }),
+    on(IdentityEvents.agentStatusChanged, async ({ envelope, data: a }, tx, svc) => {
+      const agent = { agent_id: a.agent_id, user_id: a.user_id, status: a.status }
+      await applyAgentStatus(tx.db, agent, scopeOf(envelope, svc), envelope.occurred_at)
+    }),
+  ],
+}
+
+/** The event's scope, or null for a record identity touched for an unscoped admin (the row's own scope stays). */
+function scopeOf(envelope: Envelope, svc: TicketsService): Scope | null {
+  if (envelope.tenant_id && envelope.workspace_id) {
+    return { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
+  }
+  svc.log.debug(
+    { component: DIRECTORY_CONSUMER, type: envelope.type, id: envelope.id },
+    'directory event without a scope',
+  )
+  return null
 }
