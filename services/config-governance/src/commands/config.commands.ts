@@ -1,10 +1,15 @@
 import { ConfigEvents } from '@switchboard/contracts'
 import { type Caller, newId, nowIso, type Tx } from '@switchboard/platform'
 import type { ConfigGovernanceService } from '../context.ts'
-import { findChange, insertChange, type StoredChange, updateChangeState } from '../db/changes.repository.ts'
+import { findChangeForUpdate, insertChange, type StoredChange, updateChangeState } from '../db/changes.repository.ts'
 import type { ConfigGovernanceDatabase } from '../db/database.ts'
 import { findApprovals, useApproval } from '../db/reviews.repository.ts'
-import { ensureScopeRow, findScopedConfig, type ScopeKey, saveScopedConfig } from '../db/scoped-configs.repository.ts'
+import {
+  ensureScopeRow,
+  findScopedConfigForUpdate,
+  type ScopeKey,
+  saveScopedConfig,
+} from '../db/scoped-configs.repository.ts'
 import { assessChange, type ConfigDocument } from '../domain/change-risk.ts'
 import { approvalRefusal } from '../domain/governance.ts'
 import {
@@ -42,7 +47,7 @@ export function putConfig(
   return svc.transaction(caller, async (tx) => {
     const now = nowIso()
     await ensureScopeRow(tx.db, key, now)
-    const stored = await findScopedConfig(tx.db, key, { lock: svc.dialect === 'postgres' })
+    const stored = await findScopedConfigForUpdate(tx, key)
     const next = applySections(svc.box, stored.document, sections)
     if ('unknownSecret' in next) throw new ConfigErrors.SecretNotStored(next.unknownSecret)
     return execute(svc, tx, caller, key, cc, 'update', stored, next.document, null, now)
@@ -76,10 +81,10 @@ export function rollbackConfig(
 ): Promise<WriteResult> {
   return svc.transaction(caller, async (tx) => {
     const now = nowIso()
-    const source = await findChange(tx.db, key, changeId, { lock: svc.dialect === 'postgres' })
+    const source = await findChangeForUpdate(tx, key, changeId)
     if (!source) throw new ConfigErrors.HistoryNotFound(changeId)
     await ensureScopeRow(tx.db, key, now)
-    const stored = await findScopedConfig(tx.db, key, { lock: svc.dialect === 'postgres' })
+    const stored = await findScopedConfigForUpdate(tx, key)
     // the snapshot's secrets resealed under the current key (a rotation since must not leave them behind)
     const target = resealDocument(svc.box, restore === 'before' ? source.before : source.after)
     const result = await execute(svc, tx, caller, key, cc, 'rollback', stored, target, source.id, now)

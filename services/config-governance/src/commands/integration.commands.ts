@@ -4,7 +4,7 @@ import { type Caller, concreteScope, newId, nowIso } from '@switchboard/platform
 import type { ConfigGovernanceService } from '../context.ts'
 import {
   deleteIntegration,
-  findIntegration,
+  findIntegrationForUpdate,
   insertIntegration,
   type StoredIntegration,
   slugTaken,
@@ -91,7 +91,7 @@ export function updateIntegration(
   mode: ConfigMode,
 ): Promise<IntegrationChange & { after: AppIntegration }> {
   return svc.transaction(caller, async (tx) => {
-    const current = await findIntegration(tx.db, id, caller.scope, { lock: svc.dialect === 'postgres' })
+    const current = await findIntegrationForUpdate(tx, id, caller.scope)
     if (!current) throw new ConfigErrors.IntegrationNotFound(id)
     const next = applyBody(svc, current, body, mode)
     const before = integrationView(svc.box, current)
@@ -119,7 +119,7 @@ export function removeIntegration(
   id: string,
 ): Promise<IntegrationChange> {
   return svc.transaction(caller, async (tx) => {
-    const current = await findIntegration(tx.db, id, caller.scope, { lock: svc.dialect === 'postgres' })
+    const current = await findIntegrationForUpdate(tx, id, caller.scope)
     if (!current) throw new ConfigErrors.IntegrationNotFound(id)
     await deleteIntegration(tx.db, id)
     const { tenant_id, workspace_id, slug } = current

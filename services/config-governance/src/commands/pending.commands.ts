@@ -2,9 +2,19 @@ import { ConfigEvents } from '@switchboard/contracts'
 import { type Caller, newId, nowIso, type Tx } from '@switchboard/platform'
 import type { ConfigGovernanceService } from '../context.ts'
 import type { ConfigGovernanceDatabase } from '../db/database.ts'
-import { decidePending, findPending, insertPending, type StoredPending } from '../db/pending-changes.repository.ts'
+import {
+  decidePending,
+  findPendingForUpdate,
+  insertPending,
+  type StoredPending,
+} from '../db/pending-changes.repository.ts'
 import { insertApproval, type StoredApproval } from '../db/reviews.repository.ts'
-import { ensureScopeRow, findScopedConfig, type ScopeKey } from '../db/scoped-configs.repository.ts'
+import {
+  ensureScopeRow,
+  findScopedConfig,
+  findScopedConfigForUpdate,
+  type ScopeKey,
+} from '../db/scoped-configs.repository.ts'
 import { applySections, type Document, redactDocument, resealDocument } from '../domain/stored-document.ts'
 import { ConfigErrors } from '../errors.ts'
 import { analysePending, pendingFacts, pendingView } from '../queries/pending.view.ts'
@@ -79,7 +89,7 @@ export function approvePending(
   if (!body.notes.trim()) throw new ConfigErrors.ApprovalNotesRequired()
   return svc.transaction(caller, async (tx) => {
     const now = nowIso()
-    const pending = await openPending(svc, tx, key, id)
+    const pending = await openPending(tx, key, id)
     if (pending.proposer_user_id === caller.actor.user_id) {
       throw ConfigErrors.Refused(
         403,
@@ -88,7 +98,7 @@ export function approvePending(
       )
     }
     await ensureScopeRow(tx.db, key, now)
-    const stored = await findScopedConfig(tx.db, key, { lock: svc.dialect === 'postgres' })
+    const stored = await findScopedConfigForUpdate(tx, key)
     if (stored.version !== pending.base_version) {
       throw new ConfigErrors.PendingStale(String(pending.base_version), String(stored.version))
     }
@@ -135,7 +145,7 @@ export function closePending(
   if (how === 'rejected' && !notes) throw new ConfigErrors.DecisionNotesRequired()
   return svc.transaction(caller, async (tx) => {
     const now = nowIso()
-    const pending = await openPending(svc, tx, key, id)
+    const pending = await openPending(tx, key, id)
     const own = pending.proposer_user_id === caller.actor.user_id
     if (how === 'rejected' && own) throw new ConfigErrors.RejectSameActor(caller.actor.user_id)
     if (how === 'withdrawn' && !own) throw new ConfigErrors.WithdrawProposerOnly(pending.proposer_user_id)
@@ -151,8 +161,8 @@ export function closePending(
 }
 
 /** The scope's pending change, locked, still undecided: 404 (also for another scope's) or 409. */
-async function openPending(svc: ConfigGovernanceService, tx: GovTx, key: ScopeKey, id: string) {
-  const pending = await findPending(tx.db, key, id, { lock: svc.dialect === 'postgres' })
+async function openPending(tx: GovTx, key: ScopeKey, id: string) {
+  const pending = await findPendingForUpdate(tx, key, id)
   if (!pending) throw new ConfigErrors.PendingNotFound(id)
   if (pending.status !== 'pending') throw new ConfigErrors.PendingDecided(id, pending.status)
   return pending

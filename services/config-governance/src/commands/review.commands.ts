@@ -1,6 +1,6 @@
 import { type Caller, newId, nowIso } from '@switchboard/platform'
 import type { ConfigGovernanceService } from '../context.ts'
-import { findChange, updateChangeState } from '../db/changes.repository.ts'
+import { findChangeForUpdate, updateChangeState } from '../db/changes.repository.ts'
 import {
   findApprovals,
   insertApproval,
@@ -90,7 +90,7 @@ export function verifyChange(
   },
 ) {
   return svc.transaction(caller, async (tx) => {
-    const change = await findChange(tx.db, key, changeId, { lock: svc.dialect === 'postgres' })
+    const change = await findChangeForUpdate(tx, key, changeId)
     if (!change) throw new ConfigErrors.HistoryNotFound(changeId)
     const reviewer = isUser(caller) ? caller.actor.user_id : ''
     const refusal = verificationRefusal(changeRecordOf(svc, change), body, reviewer)

@@ -1,4 +1,4 @@
-import { fromJson, toBool, toJson } from '@switchboard/platform'
+import { fromJson, type Tx, toBool, toJson } from '@switchboard/platform'
 import type { Kysely, Selectable } from 'kysely'
 import type { ConfigChangesTable, ConfigGovernanceDatabase } from './database.ts'
 import type { ScopeKey } from './scoped-configs.repository.ts'
@@ -62,23 +62,30 @@ export async function updateChangeState(db: Db, id: string, state: ChangeState &
   await db.updateTable('config_changes').set(state).where('id', '=', id).execute()
 }
 
-/** One history entry of the scope; another scope's entry is not found, like a missing one. */
-export async function findChange(
-  db: Db,
-  key: ScopeKey,
-  id: string,
-  opts: { lock?: boolean } = {},
-): Promise<StoredChange | undefined> {
-  let q = db
+const changeById = (db: Db, key: ScopeKey, id: string) =>
+  db
     .selectFrom('config_changes')
     .selectAll()
     .where('id', '=', id)
     .where('tenant_id', '=', key.tenant_id)
     .where('workspace_id', '=', key.workspace_id)
-  // held until the transaction ends: two verifications (or a verification and a rollback) of one entry apply one
-  // after the other, each computing the entry's state from what the other wrote (PostgreSQL; SQLite serialises)
-  if (opts.lock) q = q.forUpdate()
-  const row = await q.executeTakeFirst()
+
+/** One history entry of the scope; another scope's entry is not found, like a missing one. */
+export async function findChange(db: Db, key: ScopeKey, id: string): Promise<StoredChange | undefined> {
+  const row = await changeById(db, key, id).executeTakeFirst()
+  return row ? toChange(row) : undefined
+}
+
+/**
+ * `findChange`, held until `tx` ends: two verifications (or a verification and a rollback) of one entry apply one
+ * after the other, each computing the entry's state from what the other wrote.
+ */
+export async function findChangeForUpdate(
+  tx: Tx<ConfigGovernanceDatabase>,
+  key: ScopeKey,
+  id: string,
+): Promise<StoredChange | undefined> {
+  const row = await tx.forUpdate(changeById(tx.db, key, id)).executeTakeFirst()
   return row ? toChange(row) : undefined
 }
 

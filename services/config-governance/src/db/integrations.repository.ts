@@ -5,6 +5,7 @@ import {
   type PageWindow,
   type Scope,
   selectPage,
+  type Tx,
   toBool,
   toJson,
   whereScope,
@@ -61,19 +62,25 @@ function toRow(i: StoredIntegration, by: string): AppIntegrationsTable {
   }
 }
 
+const integrationById = (db: Db, id: string, scope: Scope) =>
+  whereScope(db.selectFrom('app_integrations').selectAll().where('id', '=', id), scope)
+
 /**
  * The integration `id` inside `scope` (a filter: empty parts are no restriction), or undefined — also for another
- * scope's, so that it is answered like a missing one. `lock` (PostgreSQL) holds the row until the transaction ends.
+ * scope's, so that it is answered like a missing one.
  */
-export async function findIntegration(
-  db: Db,
+export async function findIntegration(db: Db, id: string, scope: Scope): Promise<StoredIntegration | undefined> {
+  const row = await integrationById(db, id, scope).executeTakeFirst()
+  return row ? fromRow(row) : undefined
+}
+
+/** `findIntegration`, its row held until `tx` ends. */
+export async function findIntegrationForUpdate(
+  tx: Tx<ConfigGovernanceDatabase>,
   id: string,
   scope: Scope,
-  opts: { lock?: boolean } = {},
 ): Promise<StoredIntegration | undefined> {
-  let q = whereScope(db.selectFrom('app_integrations').selectAll().where('id', '=', id), scope)
-  if (opts.lock) q = q.forUpdate()
-  const row = await q.executeTakeFirst()
+  const row = await tx.forUpdate(integrationById(tx.db, id, scope)).executeTakeFirst()
   return row ? fromRow(row) : undefined
 }
 

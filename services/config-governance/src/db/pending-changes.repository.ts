@@ -1,4 +1,4 @@
-import { fromJson, toJson } from '@switchboard/platform'
+import { fromJson, type Tx, toJson } from '@switchboard/platform'
 import type { Kysely, Selectable } from 'kysely'
 import type { ConfigGovernanceDatabase, ConfigPendingChangesTable } from './database.ts'
 import type { ScopeKey } from './scoped-configs.repository.ts'
@@ -57,23 +57,30 @@ export async function insertPending(db: Db, p: StoredPending) {
     .execute()
 }
 
-/** One pending change of the scope; another scope's is not found, like a missing one. */
-export async function findPending(
-  db: Db,
-  key: ScopeKey,
-  id: string,
-  opts: { lock?: boolean } = {},
-): Promise<StoredPending | undefined> {
-  let q = db
+const pendingById = (db: Db, key: ScopeKey, id: string) =>
+  db
     .selectFrom('config_pending_changes')
     .selectAll()
     .where('id', '=', id)
     .where('tenant_id', '=', key.tenant_id)
     .where('workspace_id', '=', key.workspace_id)
-  // two administrators deciding the same change at once: the second sees the first's decision (PostgreSQL; SQLite
-  // serialises writers)
-  if (opts.lock) q = q.forUpdate()
-  const row = await q.executeTakeFirst()
+
+/** One pending change of the scope; another scope's is not found, like a missing one. */
+export async function findPending(db: Db, key: ScopeKey, id: string): Promise<StoredPending | undefined> {
+  const row = await pendingById(db, key, id).executeTakeFirst()
+  return row ? toPending(row) : undefined
+}
+
+/**
+ * `findPending`, its row held until `tx` ends: two administrators deciding the same change at once, the second sees
+ * the first's decision.
+ */
+export async function findPendingForUpdate(
+  tx: Tx<ConfigGovernanceDatabase>,
+  key: ScopeKey,
+  id: string,
+): Promise<StoredPending | undefined> {
+  const row = await tx.forUpdate(pendingById(tx.db, key, id)).executeTakeFirst()
   return row ? toPending(row) : undefined
 }
 

@@ -1,4 +1,4 @@
-import { fromJson, toJson } from '@switchboard/platform'
+import { fromJson, type Tx, toJson } from '@switchboard/platform'
 import type { Kysely } from 'kysely'
 import type { ConfigGovernanceDatabase } from './database.ts'
 
@@ -17,21 +17,32 @@ export interface StoredConfig {
   updated_at: string | null
 }
 
-/**
- * A scope's stored overrides (empty document, version 0 when it never changed). `lock` (PostgreSQL) holds the row
- * until the transaction ends, so concurrent writes of one scope apply one after the other; `ensureScopeRow` first
- * makes sure there is a row to lock. SQLite serialises writers anyway.
- */
-export async function findScopedConfig(db: Db, key: ScopeKey, opts: { lock?: boolean } = {}): Promise<StoredConfig> {
-  let q = db
+const scopeRow = (db: Db, key: ScopeKey) =>
+  db
     .selectFrom('scoped_configs')
     .select(['document', 'version', 'updated_at'])
     .where('tenant_id', '=', key.tenant_id)
     .where('workspace_id', '=', key.workspace_id)
-  if (opts.lock) q = q.forUpdate()
-  const row = await q.executeTakeFirst()
-  if (!row) return { document: {}, version: 0, updated_at: null }
-  return { document: fromJson(row.document, {}), version: row.version, updated_at: row.updated_at }
+
+const storedOf = (row: { document: unknown; version: number; updated_at: string | null } | undefined): StoredConfig =>
+  row
+    ? { document: fromJson(row.document, {}), version: row.version, updated_at: row.updated_at }
+    : { document: {}, version: 0, updated_at: null }
+
+/** A scope's stored overrides (empty document, version 0 when it never changed). */
+export async function findScopedConfig(db: Db, key: ScopeKey): Promise<StoredConfig> {
+  return storedOf(await scopeRow(db, key).executeTakeFirst())
+}
+
+/**
+ * `findScopedConfig`, its row held until `tx` ends, so concurrent writes of one scope apply one after the other;
+ * `ensureScopeRow` first makes sure there is a row to lock.
+ */
+export async function findScopedConfigForUpdate(
+  tx: Tx<ConfigGovernanceDatabase>,
+  key: ScopeKey,
+): Promise<StoredConfig> {
+  return storedOf(await tx.forUpdate(scopeRow(tx.db, key)).executeTakeFirst())
 }
 
 export async function ensureScopeRow(db: Db, key: ScopeKey, now: string) {
