@@ -2,7 +2,7 @@ import { VoiceEvents } from '@switchboard/contracts'
 import { type Caller, concreteScope, newId, nowIso, type Scope, type Tx } from '@switchboard/platform'
 import type { RealtimeService } from '../context.ts'
 import { countCallEvents, insertCallEvent, lastCallEvent } from '../db/call-events.repository.ts'
-import { findCall, insertCall, updateCall } from '../db/calls.repository.ts'
+import { findCall, findCallForUpdate, insertCall, updateCall } from '../db/calls.repository.ts'
 import type { RealtimeDatabase } from '../db/database.ts'
 import type { RecordingRow } from '../db/recordings.repository.ts'
 import { isUniqueViolation } from '../db/unique-violation.ts'
@@ -134,7 +134,7 @@ async function advance(
   p: CallEventPayload,
 ): Promise<CallEventResult> {
   return svc.transaction(caller, async (tx) => {
-    const call = await findCall(tx.db, p.call_id, scope, { forUpdate: svc.dialect === 'postgres' })
+    const call = await findCallForUpdate(tx, p.call_id, scope)
     if (!call) throw new RealtimeErrors.CallNotFound(p.call_id)
     if (p.conversation_id !== undefined && p.conversation_id !== call.conversation_id) {
       throw new VoiceErrors.ConversationMismatch(call.call_id, call.conversation_id ?? '(none)')

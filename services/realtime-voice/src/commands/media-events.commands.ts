@@ -1,6 +1,6 @@
 import { type Caller, concreteScope, newId, nowIso } from '@switchboard/platform'
 import type { RealtimeService } from '../context.ts'
-import { findCall } from '../db/calls.repository.ts'
+import { findCallForUpdate } from '../db/calls.repository.ts'
 import { insertMediaEvent, lastMediaEvent, type StoredMediaEvent } from '../db/media-events.repository.ts'
 import { recordingOfCall } from '../db/recordings.repository.ts'
 import { eventIdOf } from '../domain/call-state.ts'
@@ -31,7 +31,7 @@ export async function recordMediaEvent(
   const p = input.payload
   return svc.transaction(caller, async (tx) => {
     // the call's lock orders its media events too, so sequences do not race
-    const call = await findCall(tx.db, p.call_id, scope, { forUpdate: svc.dialect === 'postgres' })
+    const call = await findCallForUpdate(tx, p.call_id, scope)
     if (!call) throw new RealtimeErrors.CallNotFound(p.call_id)
     // the recording it names is this call's (hence of its scope): a media event never points at another's
     if (p.recording_id !== undefined && !(await recordingOfCall(tx.db, p.recording_id, call.id))) {

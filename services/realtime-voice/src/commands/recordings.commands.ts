@@ -1,11 +1,12 @@
 import { VoiceEvents } from '@switchboard/contracts'
 import { type Caller, concreteScope, newId, nowIso, type Tx } from '@switchboard/platform'
 import type { RealtimeService } from '../context.ts'
-import { findCall } from '../db/calls.repository.ts'
+import { findCall, findCallForUpdate } from '../db/calls.repository.ts'
 import type { RealtimeDatabase } from '../db/database.ts'
 import {
   activeRecording,
   findRecording,
+  findRecordingForUpdate,
   insertRecording,
   type RecordingRow,
   updateRecording,
@@ -29,8 +30,6 @@ function providerOf(svc: RealtimeService): RecordingProvider {
   if (!provider) throw new RealtimeErrors.RecordingDisabled()
   return provider
 }
-
-const lock = (svc: RealtimeService) => ({ forUpdate: svc.dialect === 'postgres' })
 
 /**
  * Starts recording a living call of the caller's scope (404 for another's, 409 once it ended or while another
@@ -65,7 +64,7 @@ export async function startRecording(
   const { provider_ref } = await provider.start(target)
   try {
     return await svc.transaction(caller, async (tx) => {
-      const locked = await findCall(tx.db, body.call_id, scope, lock(svc))
+      const locked = await findCallForUpdate(tx, body.call_id, scope)
       if (!locked) throw new RealtimeErrors.CallNotFound(body.call_id)
       if (locked.status === 'ended') throw new VoiceErrors.CallEnded(locked.call_id)
       const now = nowIso()
@@ -111,7 +110,7 @@ export async function stopRecording(svc: RealtimeService, caller: Caller, id: st
   // the provider first: if it cannot stop, the recording is still running and says so
   await provider.stop({ ...targetOf(current, caller), provider_ref: current.provider_ref })
   return svc.transaction(caller, async (tx) => {
-    const row = await findRecording(tx.db, id, caller.scope, lock(svc))
+    const row = await findRecordingForUpdate(tx, id, caller.scope)
     if (!row) throw new RealtimeErrors.RecordingNotFound(id)
     if (row.status === 'stopped') throw new VoiceErrors.RecordingStopped(id)
     const after = await markStopped(tx, row, nowIso())
@@ -176,7 +175,7 @@ export async function attachAudio(
   if (!current.conversation_id) throw new VoiceErrors.NoConversation(current.call_id)
   const kept = await provider.keepAudio(targetOf(current, caller), audio)
   return svc.transaction(caller, async (tx) => {
-    const row = await findRecording(tx.db, id, caller.scope, lock(svc))
+    const row = await findRecordingForUpdate(tx, id, caller.scope)
     if (!row) throw new RealtimeErrors.RecordingNotFound(id)
     // two uploads raced: the other one's file is the recording's (this one stays an attachment of the conversation)
     if (row.upload_id) throw new VoiceErrors.AudioExists(id)

@@ -1,4 +1,4 @@
-import { fromJson, type Scope, toBool, toJson, whereScope } from '@switchboard/platform'
+import { fromJson, type Scope, type Tx, toBool, toJson, whereScope } from '@switchboard/platform'
 import type { Kysely, Selectable } from 'kysely'
 import type { Call } from '../domain/call-record.ts'
 import type { CallStatus } from '../domain/call-state.ts'
@@ -26,27 +26,29 @@ export async function insertCall(db: Db, call: Call): Promise<void> {
     .execute()
 }
 
+const callOf = (db: Db, callId: string, scope: Scope) =>
+  whereScope(db.selectFrom('calls').selectAll().where('call_id', '=', callId), scope)
+
 /**
  * A call by the signalling side's id, in a concrete scope: another tenant's call is not found, like a missing one.
- * `forUpdate` locks the row until the transaction ends (PostgreSQL; SQLite's single writer already serialises), so
- * two events of one call are applied one after the other.
  */
-export async function findCall(
-  db: Db,
-  callId: string,
-  scope: Scope,
-  opts: { forUpdate?: boolean } = {},
-): Promise<Call | undefined> {
-  let q = whereScope(db.selectFrom('calls').selectAll().where('call_id', '=', callId), scope)
-  if (opts.forUpdate) q = q.forUpdate()
-  const row = await q.executeTakeFirst()
+export async function findCall(db: Db, callId: string, scope: Scope): Promise<Call | undefined> {
+  const row = await callOf(db, callId, scope).executeTakeFirst()
   return row ? toCall(row) : undefined
 }
 
-export async function findCallById(db: Db, id: string, opts: { forUpdate?: boolean } = {}): Promise<Call | undefined> {
-  let q = db.selectFrom('calls').selectAll().where('id', '=', id)
-  if (opts.forUpdate) q = q.forUpdate()
-  const row = await q.executeTakeFirst()
+/** `findCall`, its row locked until `tx` ends, so two events of one call are applied one after the other. */
+export async function findCallForUpdate(
+  tx: Tx<RealtimeDatabase>,
+  callId: string,
+  scope: Scope,
+): Promise<Call | undefined> {
+  const row = await tx.forUpdate(callOf(tx.db, callId, scope)).executeTakeFirst()
+  return row ? toCall(row) : undefined
+}
+
+export async function findCallById(db: Db, id: string): Promise<Call | undefined> {
+  const row = await db.selectFrom('calls').selectAll().where('id', '=', id).executeTakeFirst()
   return row ? toCall(row) : undefined
 }
 

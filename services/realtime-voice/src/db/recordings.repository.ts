@@ -1,4 +1,4 @@
-import { type Scope, whereScope } from '@switchboard/platform'
+import { type Scope, type Tx, whereScope } from '@switchboard/platform'
 import type { Kysely, Selectable } from 'kysely'
 import type { RealtimeDatabase, RecordingsTable } from './database.ts'
 
@@ -20,19 +20,24 @@ export async function insertRecording(db: Db, row: RecordingRow): Promise<void> 
   await db.insertInto('recordings').values(row).execute()
 }
 
+const recordingById = (db: Db, id: string, scope: Scope) =>
+  whereScope(db.selectFrom('recordings').selectAll().where('id', '=', id), scope)
+
 /**
  * Scoped: another tenant's recording is not found, like a missing one (an unscoped admin's empty scope sees all).
- * `forUpdate` locks it until the transaction ends (PostgreSQL).
  */
-export async function findRecording(
-  db: Db,
+export async function findRecording(db: Db, id: string, scope: Scope): Promise<RecordingRow | undefined> {
+  const row = await recordingById(db, id, scope).executeTakeFirst()
+  return row ? toRow(row) : undefined
+}
+
+/** `findRecording`, its row locked until `tx` ends. */
+export async function findRecordingForUpdate(
+  tx: Tx<RealtimeDatabase>,
   id: string,
   scope: Scope,
-  opts: { forUpdate?: boolean } = {},
 ): Promise<RecordingRow | undefined> {
-  let q = whereScope(db.selectFrom('recordings').selectAll().where('id', '=', id), scope)
-  if (opts.forUpdate) q = q.forUpdate()
-  const row = await q.executeTakeFirst()
+  const row = await tx.forUpdate(recordingById(tx.db, id, scope)).executeTakeFirst()
   return row ? toRow(row) : undefined
 }
 
