@@ -1,7 +1,7 @@
 import { ERASURE_REPORTERS, type ErasureReported, IdentityErasureEvents } from '@switchboard/contracts'
 import { type Caller, newId } from '@switchboard/platform'
 import type { IdentityService } from '../context.ts'
-import { findCustomerInScope } from '../db/customers.repository.ts'
+import { type CustomerRow, findCustomerInScope } from '../db/customers.repository.ts'
 import {
   anonymiseUser,
   completeErasure,
@@ -44,44 +44,49 @@ export function eraseCustomer(svc: IdentityService, caller: Caller, customerId: 
     if (earlier) return { erasure: earlier, created: false }
     const customer = await findCustomerInScope(tx.db, customerId, tx.caller.scope)
     if (!customer) throw new IdentityErrors.CustomerNotFound()
-    const user = await findUserById(tx.db, customer.user_id)
-    const now = new Date().toISOString()
-    const erasure: ErasureRow = {
-      id: newId(),
-      tenant_id: customer.tenant_id,
-      workspace_id: customer.workspace_id,
+    return { erasure: await eraseCustomerIn(tx, customer), created: true }
+  })
+}
+
+/** The erasure of one customer inside the caller's transaction (the customer's and the tenant's command share it). */
+export async function eraseCustomerIn(tx: IdentityTx, customer: CustomerRow): Promise<ErasureRow> {
+  const user = await findUserById(tx.db, customer.user_id)
+  const now = new Date().toISOString()
+  const erasure: ErasureRow = {
+    id: newId(),
+    tenant_id: customer.tenant_id,
+    workspace_id: customer.workspace_id,
+    customer_id: customer.id,
+    user_id: customer.user_id,
+    requested_by: tx.caller.actor.user_id,
+    status: 'in_progress',
+    requested_at: now,
+    completed_at: null,
+  }
+  await insertErasure(tx.db, erasure)
+  const identifiers = [customer.name, customer.email, customer.phone, user?.name, user?.email, user?.username]
+  const { notes } = await removeCustomerRecord(tx.db, customer.id)
+  const counts: Record<string, number> = { customers_removed: 1, notes_deleted: notes, accounts_emptied: 0 }
+  if ((await otherCustomerRecords(tx.db, customer.user_id)).length === 0 && user) {
+    const { sessions } = await anonymiseUser(tx.db, user.id, now)
+    await revokeUserTokens(tx, user.id, 'customers.erasure')
+    await setUserStatus(tx, user.id, 'inactive', 'customers.erasure')
+    counts.accounts_emptied = 1
+    counts.auth_sessions_revoked = sessions
+  }
+  const scope = { tenant_id: customer.tenant_id, workspace_id: customer.workspace_id }
+  await tx.emit(
+    IdentityErasureEvents.requested,
+    {
+      erasure_id: erasure.id,
       customer_id: customer.id,
       user_id: customer.user_id,
-      requested_by: tx.caller.actor.user_id,
-      status: 'in_progress',
-      requested_at: now,
-      completed_at: null,
-    }
-    await insertErasure(tx.db, erasure)
-    const identifiers = [customer.name, customer.email, customer.phone, user?.name, user?.email, user?.username]
-    const { notes } = await removeCustomerRecord(tx.db, customer.id)
-    const counts: Record<string, number> = { customers_removed: 1, notes_deleted: notes, accounts_emptied: 0 }
-    if ((await otherCustomerRecords(tx.db, customer.user_id)).length === 0 && user) {
-      const { sessions } = await anonymiseUser(tx.db, user.id, now)
-      await revokeUserTokens(tx, user.id, 'customers.erasure')
-      await setUserStatus(tx, user.id, 'inactive', 'customers.erasure')
-      counts.accounts_emptied = 1
-      counts.auth_sessions_revoked = sessions
-    }
-    const scope = { tenant_id: customer.tenant_id, workspace_id: customer.workspace_id }
-    await tx.emit(
-      IdentityErasureEvents.requested,
-      {
-        erasure_id: erasure.id,
-        customer_id: customer.id,
-        user_id: customer.user_id,
-        identifiers: [...new Set(identifiers.filter((v): v is string => typeof v === 'string' && v.trim() !== ''))],
-      },
-      scope,
-    )
-    await recordReport(tx, erasure.id, IDENTITY_REPORTER, counts, now)
-    return { erasure, created: true }
-  })
+      identifiers: [...new Set(identifiers.filter((v): v is string => typeof v === 'string' && v.trim() !== ''))],
+    },
+    scope,
+  )
+  await recordReport(tx, erasure.id, IDENTITY_REPORTER, counts, now)
+  return erasure
 }
 
 /** One unit's report, kept once; the erasure is completed when the last expected unit has reported. */

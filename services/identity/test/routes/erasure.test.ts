@@ -92,7 +92,7 @@ inEachStorageMode(t, 'customer erasure', async (t, mode) => {
     const stray = report('tickets', ERASURE_REPORTERS[1]!.event.type, 9)
     stray.data.erasure_id = 'no-such-erasure'
     await svc.bus.publish(stray.type, stray)
-    const done = await waitFor(async () => {
+    const done = await waitFor<any>(async () => {
       const r = await req('GET', `/api/customers/${zoe.id}/erasure`, who.acmeAdmin)
       return r.json().status === 'completed' ? r.json() : undefined
     }, 10_000)
