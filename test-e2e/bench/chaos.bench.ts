@@ -7,7 +7,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { dropNamespace, freePort, SERVICES, startFleet } from '@switchboard/cli'
 import type { Logger } from '@switchboard/platform'
@@ -18,6 +18,7 @@ import { until } from '../harness/http.ts'
 import { createTicket } from '../harness/tickets-kit.ts'
 import { type Follower, follower, type RequestBook, requestBook, type Sent } from './chaos-load.ts'
 import { fmt } from './lib.ts'
+import { cpuMeter, cpuText } from './machine.ts'
 
 export interface ChaosOptions {
   /** seconds of load; the kills are spread over it */
@@ -60,9 +61,11 @@ interface KillRecord {
   failed_in_flight: number
   /** of them, sent after the kill (to a dead replica the gateways had not ejected yet, or refused while down) */
   failed_sent_after: number
-  failed_percent_of_that_second: number
+  /** the issue's figure: what the kill itself failed (in flight) against the requests of that second */
+  failed_in_flight_percent_of_that_second: number
   /** when the last failed request was sent, seconds after the kill (negative: every failure was in flight) */
   last_failure_after_s: number | null
+  /** by kind and status (or the connection's error) */
   failed_by_kind: Record<string, number>
 }
 
@@ -272,6 +275,9 @@ async function run(
       await sleep(5)
     }
   }
+  const cpu = cpuMeter(fleet)
+  const loadBefore = loadavg()[0]!
+  cpu.start()
   const drivers = Object.entries(MIX).map(([kind, perS]) => drive(kind, perS * opts.rate))
   const killed: Array<{ target: string; killed_at: number; ready_at: number }> = []
   const spacing = (opts.seconds * 1000) / (ctx.kills.length + 1)
@@ -286,6 +292,9 @@ async function run(
   await Promise.all(drivers)
   await Promise.all(inFlight)
   const loadEnded = book.now()
+  // % of one core (the machine has two) while the load ran; `others` is what else ran on the machine meanwhile
+  const cpuUsed = cpu.stop()
+  const loadAfter = loadavg()[0]!
 
   // ---- settle: frames delivered, projections caught up ------------------------------------------------------------
   await quiet(ctx.followers)
@@ -367,7 +376,11 @@ async function run(
     const mine = failures.filter((e) => (e.done || e.sent) >= k.killed_at && (e.done || e.sent) < until_)
     const thatSecond = book.all.filter((e) => e.sent >= k.killed_at && e.sent < k.killed_at + 1000).length
     const byKind: Record<string, number> = {}
-    for (const e of mine) byKind[e.kind] = (byKind[e.kind] ?? 0) + 1
+    for (const e of mine) {
+      const key = `${e.kind} ${e.status || e.error || 'no answer'}`
+      byKind[key] = (byKind[key] ?? 0) + 1
+    }
+    const inFlight = mine.filter((e) => e.sent < k.killed_at).length
     const lastFailure = mine.length ? Math.max(...mine.map((e) => e.sent)) : undefined
     return {
       target: k.target,
@@ -375,9 +388,9 @@ async function run(
       ready_at_s: round(k.ready_at / 1000),
       requests_that_second: thatSecond,
       failed: mine.length,
-      failed_in_flight: mine.filter((e) => e.sent < k.killed_at).length,
+      failed_in_flight: inFlight,
       failed_sent_after: mine.filter((e) => e.sent >= k.killed_at).length,
-      failed_percent_of_that_second: thatSecond ? round((100 * mine.length) / thatSecond, 2) : 0,
+      failed_in_flight_percent_of_that_second: thatSecond ? round((100 * inFlight) / thatSecond, 2) : 0,
       last_failure_after_s: lastFailure === undefined ? null : round((lastFailure - k.killed_at) / 1000),
       failed_by_kind: byKind,
     }
@@ -400,6 +413,8 @@ async function run(
     load_ended_s: round(loadEnded / 1000),
     rate: opts.rate,
     down_s: opts.downS,
+    cpu_percent_of_one_core: cpuUsed,
+    load_average_1m: { before: round(loadBefore), after: round(loadAfter) },
     requests: book.all.length,
     requests_per_s: round(book.all.length / (loadEnded / 1000)),
     failed: failures.length,
@@ -679,13 +694,16 @@ function print(r: any) {
     `chaos: ${r.requests} requests (${r.requests_per_s}/s) in ${r.load_ended_s} s, ${r.failed} failed (${r.failed_before_any_kill} before any kill); refused connections sent to the other gateway: ${r.refused_then_sent_to_the_other_gateway}`,
   )
   console.log(
-    '| killed | at s | ready at s | requests that second | failed (in flight / sent after) | % of that second | last failed sent after s |',
+    '| killed | at s | ready at s | requests that second | failed (in flight / sent after) | in flight, % of that second | last failed sent after s |',
   )
   console.log('|---|---|---|---|---|---|---|')
   for (const k of r.kills as KillRecord[])
     console.log(
-      `| ${k.target} | ${k.killed_at_s} | ${k.ready_at_s} | ${k.requests_that_second} | ${k.failed} (${k.failed_in_flight} / ${k.failed_sent_after}) ${JSON.stringify(k.failed_by_kind)} | ${k.failed_percent_of_that_second} | ${k.last_failure_after_s ?? '—'} |`,
+      `| ${k.target} | ${k.killed_at_s} | ${k.ready_at_s} | ${k.requests_that_second} | ${k.failed} (${k.failed_in_flight} / ${k.failed_sent_after}) ${JSON.stringify(k.failed_by_kind)} | ${k.failed_in_flight_percent_of_that_second} | ${k.last_failure_after_s ?? '—'} |`,
     )
+  console.log(
+    `  CPU while loaded (% of one core, 2 cores): ${cpuText(r.cpu_percent_of_one_core)}; load average ${r.load_average_1m.before} → ${r.load_average_1m.after}`,
+  )
   for (const [what, c] of Object.entries(r.writes as Record<string, ReturnType<typeof exactlyOnce>>))
     console.log(
       `  ${what}: ${c.accepted} accepted of ${c.written}, lost ${c.lost}, doubled ${c.doubled}, failed but stored ${c.failed_but_stored} ${c.ok ? 'OK' : `FAIL ${c.examples.join('; ')}`}`,
