@@ -1,6 +1,14 @@
 import { type Caller, concreteScope, newId, nowIso, pageWindow, type Scope } from '@switchboard/platform'
 import type { AiService } from '../context.ts'
-import { deleteDoc, exactly, findDoc, insertDoc, listDocs, writeDoc } from '../db/knowledge-docs.repository.ts'
+import {
+  deleteDoc,
+  exactly,
+  findDoc,
+  findDocForUpdate,
+  insertDoc,
+  listDocs,
+  writeDoc,
+} from '../db/knowledge-docs.repository.ts'
 import { AiErrors } from '../errors.ts'
 import { EXTERNAL_PROVIDERS, type ExternalProviderId, ProviderError } from '../providers/port.ts'
 import type {
@@ -60,7 +68,7 @@ export async function updateDoc(
   body: UpdateKnowledgeDocBody,
 ): Promise<{ before: KnowledgeDoc; after: KnowledgeDocWritten }> {
   const { before, after } = await svc.transaction(caller, async (tx) => {
-    const before = await findDoc(tx.db, id, caller.scope, { forUpdate: svc.dialect === 'postgres' })
+    const before = await findDocForUpdate(tx, id, caller.scope)
     if (!before) throw new AiErrors.DocNotFound(id)
     const patch: Partial<KnowledgeDoc> = { updated_at: nowIso() }
     if (body.title !== undefined) patch.title = titleOf(body.title)

@@ -5,6 +5,7 @@ import {
   type PageWindow,
   type Scope,
   selectPage,
+  type Tx,
   toBool,
   toJson,
   whereScope,
@@ -50,19 +51,22 @@ export async function insertDoc(db: Db, doc: KnowledgeDoc): Promise<void> {
     .execute()
 }
 
-/**
- * Scoped: a doc of another tenant or workspace is not found, like a missing one. `forUpdate` locks the row until the
- * transaction ends (PostgreSQL; SQLite's single writer already serialises).
- */
-export async function findDoc(
-  db: Db,
+const docById = (db: Db, id: string, scope: Scope) =>
+  whereScope(db.selectFrom('knowledge_docs').select(DOC_COLUMNS).where('id', '=', id), scope)
+
+/** Scoped: a doc of another tenant or workspace is not found, like a missing one. */
+export async function findDoc(db: Db, id: string, scope: Scope): Promise<KnowledgeDoc | undefined> {
+  const row = await docById(db, id, scope).executeTakeFirst()
+  return row ? toDoc(row) : undefined
+}
+
+/** `findDoc`, its row locked until `tx` ends. */
+export async function findDocForUpdate(
+  tx: Tx<AiDatabase>,
   id: string,
   scope: Scope,
-  opts: { forUpdate?: boolean } = {},
 ): Promise<KnowledgeDoc | undefined> {
-  let q = whereScope(db.selectFrom('knowledge_docs').select(DOC_COLUMNS).where('id', '=', id), scope)
-  if (opts.forUpdate) q = q.forUpdate()
-  const row = await q.executeTakeFirst()
+  const row = await tx.forUpdate(docById(tx.db, id, scope)).executeTakeFirst()
   return row ? toDoc(row) : undefined
 }
 
