@@ -7,6 +7,8 @@
 export class SeqWindow {
   /** everything at or below was sent (or lies before what the client asked for); undefined until the first */
   floor: number | undefined
+  /** the floor it started from: what lies at or below it was never sent through this window, only taken as had */
+  private start: number | undefined
   private readonly above = new Set<number>()
   private readonly maxAbove: number
 
@@ -16,12 +18,16 @@ export class SeqWindow {
    */
   constructor(floor?: number, maxAbove = 512) {
     this.floor = floor
+    this.start = floor
     this.maxAbove = maxAbove
   }
 
   /** True the first time `seq` is offered (send it), false for a seq already sent (drop it). */
   offer(seq: number): boolean {
-    this.floor ??= seq - 1
+    if (this.floor === undefined) {
+      this.floor = seq - 1
+      this.start = this.floor
+    }
     if (seq <= this.floor || this.above.has(seq)) return false
     this.above.add(seq)
     while (this.above.delete(this.floor + 1)) this.floor++
@@ -39,5 +45,13 @@ export class SeqWindow {
   /** Has `seq` been sent (or does it lie before the resume point)? */
   has(seq: number): boolean {
     return (this.floor !== undefined && seq <= this.floor) || this.above.has(seq)
+  }
+
+  /**
+   * Was `seq` sent through this window — not merely below where it started? A resume's history skips those: a
+   * console following an assigned session got them live on this socket before its join was handled.
+   */
+  sent(seq: number): boolean {
+    return this.start !== undefined && seq > this.start && this.has(seq)
   }
 }

@@ -16,7 +16,8 @@ const MAX_MESSAGES = 10_000
  *
  * No gap: the track holds the session's live frames from before this runs (registry `hold`), so any message
  * committed after the history is read reaches the buffer. No duplicate: history frames carry their `seq`; the
- * window starts at the last of them, and buffered or late frames at or below it (or sent once) are dropped.
+ * window starts at the last of them, and buffered or late frames at or below it (or sent once) are dropped; a
+ * history message the socket was already sent in this session (a console following it live) is not sent again.
  *
  * What is read is what the socket may see: a customer's or visitor's resume asks conversations for public
  * messages only, so an internal note is never in it (its position is a hole the window skips); a console's or
@@ -24,7 +25,15 @@ const MAX_MESSAGES = 10_000
  * the window starts at `after`'s own position: the session's latest message the socket may see, read *before*
  * the messages after `after` — were it read after them, a message committed in between would be taken as sent.
  */
-export async function resume(h: HubContext, c: Client, track: Track, after: string, scope: Scope): Promise<void> {
+export async function resume(
+  h: HubContext,
+  c: Client,
+  track: Track,
+  after: string,
+  scope: Scope,
+  /** the window of what this socket was sent in the session before it joined (a console following it live) */
+  sentBefore: SeqWindow = track.sent,
+): Promise<void> {
   const sessionId = track.session.id
   const visibility = isStaff(c) ? 'all' : 'public'
   const latest = await h.api.messages(sessionId, {}, 1, scope, visibility)
@@ -40,7 +49,9 @@ export async function resume(h: HubContext, c: Client, track: Track, after: stri
   }
   // nothing missed: `after` was the latest then (it exists, or the read above refused it), so it is `latest[0]`
   const floor = missed.length > 0 ? missed[missed.length - 1]!.seq : latest[0]?.seq
-  for (const m of missed) send(c, messageFrame(m, m.seq))
+  // a console that followed the session (it is assigned to its agent) may have had some of these live on this very
+  // socket before its join was handled: they are not sent twice (the chaos bench saw it after a reconnect)
+  for (const m of missed) if (!sentBefore.sent(m.seq)) send(c, messageFrame(m, m.seq))
   track.sent = new SeqWindow(floor)
 }
 

@@ -49,6 +49,8 @@ export async function join(
   // a bare session id proves nothing for an anonymous visitor: not even worth asking
   if (c.mode === 'visitor' && !opts.credential) throw notFound(sessionId)
   const { track, fresh } = h.registry.hold(c, sessionId)
+  // what a console following the session (assigned to its agent) was sent on this socket before it joined
+  const sentBefore = track.sent
   try {
     const { session, role } = await h.api.access(sessionId, partyOf(c, opts.credential), c.scope)
     // a visitor rejoining from a page its scope does not list gets nothing of the session
@@ -64,7 +66,7 @@ export async function join(
     // live from now: what was posted before the access answer is the history's, not the live stream's (a resume
     // moves the window to the end of the history it sent)
     if (fresh) track.sent = new SeqWindow(session.message_count)
-    if (opts.after !== undefined) await resume(h, c, track, opts.after, c.scope)
+    if (opts.after !== undefined) await resume(h, c, track, opts.after, c.scope, sentBefore)
   } catch (err) {
     if (fresh && track.role === 'pending') h.registry.leave(c, sessionId)
     else release(c, track)

@@ -37,3 +37,17 @@ t.test('a gap that never fills is given up past the bound', async (t) => {
   t.notOk(w.offer(1))
   t.ok(w.offer(6))
 })
+
+t.test('sent: only what went through the window, not what lies below where it started', async (t) => {
+  const following = new SeqWindow()
+  following.offer(10)
+  t.ok(following.sent(10), 'sent live')
+  t.notOk(following.sent(9), "below its first seq: never this socket's")
+  t.ok(following.has(9), 'though taken as had')
+  t.notOk(following.sent(11))
+  const resumed = new SeqWindow(4)
+  t.notOk(resumed.sent(4), 'the resume point is the client’s, not sent here')
+  resumed.offer(6)
+  t.ok(resumed.sent(6))
+  t.notOk(resumed.sent(5), 'the gap below it')
+})
