@@ -392,6 +392,41 @@ inEachMode('erasure: a customer erased everywhere, totals kept', {}, async (t, s
     t.same(after, before)
   })
 
+  t.test('a tenant deletes itself: every customer erased, the tenant disabled', async (t) => {
+    const gone = kit.freshScope('erc')
+    const goneAdmin = await tenantAdmin(api, kit.service, gone, `erc_admin_${suffix}`)
+    const leaving = `Leopold Leaving ${suffix}`
+    const c = must(
+      await api.post('/api/customers', { name: leaving, email: `leopold_${suffix}@e2e.example.com` }, kit.svc(gone)),
+      201,
+      'customer of the leaving tenant',
+    ) as { id: string; user_id: string }
+    const s = await kit.hub(gone).open(`Hello from ${leaving}`, c.user_id)
+    isError(
+      t,
+      await api.post(`/api/security/tenants/${gone.tenant_id}/erasure`, undefined, { token: foreignAdmin.token }),
+      404,
+      'IDENTITY_TENANT_NOT_FOUND',
+    )
+    const r = await api.post(`/api/security/tenants/${gone.tenant_id}/erasure`, undefined, { token: goneAdmin.token })
+    t.equal(r.status, 202, r.text)
+    t.match(r.body, { tenant_id: gone.tenant_id, status: 'disabled', started: 1 })
+    const platform = { token: kit.service }
+    const done = await until(
+      "the tenant's erasures completed",
+      async () => {
+        const x = await api.get(`/api/security/tenants/${gone.tenant_id}/erasure`, platform)
+        return x.body?.erasures?.completed === 1 ? x.body : undefined
+      },
+      30_000,
+    )
+    t.match(done, { status: 'disabled', erasures: { in_progress: 0, completed: 1 } })
+    const refused = await api.get('/api/customers', { token: goneAdmin.token })
+    t.ok([401, 403].includes(refused.status), `its administrator's token is refused (${refused.status})`)
+    const thread = must(await api.get(`/api/omni/sessions/${s.session.id}/messages`, kit.svc(gone)), 200, 'messages')
+    clean(t, "the leaving tenant's conversation", thread, [leaving])
+  })
+
   t.test('erasing again answers with the first erasure', async (t) => {
     const again = await api.post(`/api/customers/${customer.id}/erasure`, undefined, { token: admin.token })
     t.equal(again.status, 200, again.text)

@@ -21,6 +21,7 @@ import { operatorRoutes } from './routes/operators.routes.ts'
 import { securityTokenRoutes } from './routes/security-tokens.routes.ts'
 import { securityUserStatusRoutes } from './routes/security-user-status.routes.ts'
 import { securityUserRoutes } from './routes/security-users.routes.ts'
+import { tenantErasureRoutes } from './routes/tenant-erasure.routes.ts'
 import { tenantRoutes } from './routes/tenants.routes.ts'
 import { workspaceRoutes } from './routes/workspaces.routes.ts'
 import { seedOnStartup } from './startup.ts'
@@ -48,6 +49,7 @@ export const identity = defineService<IdentityConfig, IdentityDatabase, Identity
       securityTokenRoutes,
       operatorRoutes,
       tenantRoutes,
+      tenantErasureRoutes,
       workspaceRoutes,
       agentRoutes,
       customerRoutes,

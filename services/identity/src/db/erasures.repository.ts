@@ -97,3 +97,19 @@ export async function anonymiseUser(db: Db, userId: string, now: string): Promis
     .executeTakeFirst()
   return { sessions: Number(sessions.numUpdatedRows) }
 }
+
+/** Every customer record of a tenant, in all its workspaces. */
+export function customersOfTenant(db: Db, tenantId: string) {
+  return db.selectFrom('customers').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').execute()
+}
+
+/** A tenant's erasures by status. */
+export async function tenantErasureCounts(db: Db, tenantId: string): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('customer_erasures')
+    .select(['status', (eb) => eb.fn.countAll<string | number>().as('n')])
+    .where('tenant_id', '=', tenantId)
+    .groupBy('status')
+    .execute()
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]))
+}
