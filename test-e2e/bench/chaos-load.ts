@@ -2,9 +2,19 @@
 // answered, status), and the hub sockets that reconnect and resume as the console and widget do, each keeping the
 // seqs of the messages it received per session so that a lost or doubled frame shows.
 import { randomBytes } from 'node:crypto'
-import { type Opened, wsConnect, wsOpened } from '@switchboard/testing'
+import { createRequire } from 'node:module'
+import type { Opened } from '@switchboard/testing'
 
 type WebSocket = Opened['ws']
+/**
+ * The `ws` client the testing package uses (test-e2e does not depend on it by name). Not `wsConnect`: its listener
+ * queues the frames that come with the upgrade's answer, before a caller can attach its own — a console's first
+ * frames after a reconnect (its assigned sessions', unasked) would be lost to the count.
+ */
+const WebSocketClient = createRequire(import.meta.resolve('@switchboard/testing'))('ws') as new (
+  url: string,
+  protocols: string[],
+) => WebSocket
 const OPEN = 1
 
 /** One request of the mix: ms since the run began; status 0 = no answer (reset, timeout). */
@@ -92,6 +102,8 @@ export function follower(opts: {
   /** session id → the id of the last message seen before the follower starts (the session's first message) */
   sessions: ReadonlyMap<string, string>
   now: () => number
+  /** which gateway its first socket goes through (then the other one, in turn) */
+  firstGateway?: number
 }) {
   // per session: the newest message seen (highest seq), what a rejoin names as `after` — as the console does
   const last = new Map(opts.sessions)
@@ -108,7 +120,7 @@ export function follower(opts: {
   const reconnects: Array<{ closed_at: number; code: number; resumed_at: number }> = []
   const errors: string[] = []
   let ws: WebSocket | undefined
-  let gatewayTurn = 0
+  let gatewayTurn = opts.firstGateway ?? 0
   let stopped = false
   let live = false
   /** the customer's text-message waiting for its own frame: [content, resolve] */
@@ -122,7 +134,7 @@ export function follower(opts: {
       return
     }
     if (f.type === 'error') {
-      errors.push(String(f.data?.code))
+      errors.push(`${String(f.data?.code)} at ${(opts.now() / 1000).toFixed(2)} s`)
       if (pending) {
         pending.done(false)
         pending = undefined
@@ -150,18 +162,15 @@ export function follower(opts: {
   /** Opens a socket and joins every session from where it left off; resolves once every join was answered. */
   async function connect(): Promise<void> {
     const gateway = opts.gateways[gatewayTurn++ % opts.gateways.length]!
-    const socket = wsOpened(
-      await wsConnect(gateway, '/api/v1/ws', {
-        protocols: ['switchboard.v1', `bearer.${opts.token()}`],
-        greeting: false,
-      }),
-    ).ws
-    // the client's own queue is taken off: frames are counted as they come
-    socket.removeAllListeners('message')
+    const socket = new WebSocketClient(`${gateway.replace(/^http/, 'ws')}/api/v1/ws`, [
+      'switchboard.v1',
+      `bearer.${opts.token()}`,
+    ])
     socket.on('error', () => {})
     ws = socket
     socketNo++
     const answered = new Map<string, (err?: Error) => void>()
+    // attached before the socket opens: no frame goes uncounted
     socket.on('message', (data: Buffer) => {
       const f = JSON.parse(data.toString()) as { type?: string; session_id?: string; data?: any }
       if (f.type === 'session' && answered.has(f.data?.session_id ?? f.session_id)) {
@@ -171,6 +180,30 @@ export function follower(opts: {
         return
       }
       onFrame(data)
+    })
+    const joins: Array<Promise<void>> = []
+    const opened = new Promise<void>((resolve, reject) => {
+      socket.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)))
+      socket.once('close', (code) => reject(new Error(`closed (${code}) before it opened`)))
+      // every join at once, each `after` taken as the socket opens — as the console does: a frame that comes before
+      // a join is handled (a console follows its assigned sessions unasked) must not move that join's resume point
+      socket.once('open', () => {
+        for (const [session, after] of last) {
+          joins.push(
+            new Promise<void>((done, fail) => {
+              const timer = setTimeout(() => fail(new Error(`${opts.name}: no answer to join ${session}`)), 15_000)
+              answered.set(session, (err) => {
+                clearTimeout(timer)
+                if (err) fail(err)
+                else done()
+              })
+            }),
+          )
+          if (socketNo > 1) resumedAfter.get(session)!.push(lastSeq.get(session) ?? 0)
+          socket.send(JSON.stringify({ type: 'join', data: { session_id: session, after } }))
+        }
+        resolve()
+      })
     })
     socket.once('close', (code) => {
       const wasLive = live
@@ -186,19 +219,8 @@ export function follower(opts: {
       const closedAt = opts.now()
       void reconnect(closedAt, code)
     })
-    for (const [session, after] of last) {
-      const joined = new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${opts.name}: no answer to join ${session}`)), 15_000)
-        answered.set(session, (err) => {
-          clearTimeout(timer)
-          if (err) reject(err)
-          else resolve()
-        })
-      })
-      if (socketNo > 1) resumedAfter.get(session)!.push(lastSeq.get(session) ?? 0)
-      socket.send(JSON.stringify({ type: 'join', data: { session_id: session, after } }))
-      await joined
-    }
+    await opened
+    await Promise.all(joins)
     live = true
   }
 

@@ -17,7 +17,7 @@ import { type Agent, conversationsKit, must } from '../harness/conversations-kit
 import { until } from '../harness/http.ts'
 import { createTicket } from '../harness/tickets-kit.ts'
 import { type Follower, follower, type RequestBook, requestBook, type Sent } from './chaos-load.ts'
-import { fmt } from './lib.ts'
+import { fmt, percentile } from './lib.ts'
 import { cpuMeter, cpuText } from './machine.ts'
 
 export interface ChaosOptions {
@@ -174,6 +174,7 @@ async function run(
       token: () => customerTokens[s.customer]!,
       sessions: new Map([[s.id, s.first]]),
       now: book.now,
+      firstGateway: i,
     }),
   )
   const consoles = agents.map((_, a) =>
@@ -183,6 +184,7 @@ async function run(
       token: () => agentTokens[a]!,
       sessions: new Map(sessions.filter((s) => s.agent === a).map((s) => [s.id, s.first])),
       now: book.now,
+      firstGateway: a,
     }),
   )
   ctx.followers.push(...customerFollowers, ...consoles)
@@ -621,6 +623,7 @@ function socketCheck(followers: Follower[], messages: Map<string, Array<{ seq: n
   /** the same seq on the socket before a rejoin and on the one after: the resume sent it again */
   let doubledByResume = 0
   let outOfOrder = 0
+  const lateness: number[] = []
   let delivered = 0
   let reconnects = 0
   const examples: string[] = []
@@ -653,7 +656,18 @@ function socketCheck(followers: Follower[], messages: Map<string, Array<{ seq: n
             `${f.name} ${session} seq ${s}: ${where.length ? `on sockets ${where.join(',')} at ${when.get(s)!.join(', ')} s` : 'never'} (rejoins at ${f.reconnects.map((r) => fmt(r.resumed_at / 1000, 2)).join(', ')} s)`,
           )
       }
-      for (let i = 1; i < got.length; i++) if (got[i]! <= got[i - 1]!) outOfOrder++
+      // a frame that came after a higher seq: how long after the first higher one it came
+      let highest = -1
+      let highestAt = 0
+      for (let i = 0; i < got.length; i++) {
+        if (got[i]! < highest) {
+          outOfOrder++
+          lateness.push(at[i]! - highestAt)
+        } else if (got[i]! > highest) {
+          highest = got[i]!
+          highestAt = at[i]!
+        }
+      }
     }
   }
   const doubled = doubledOnOneSocket + doubledByResume
@@ -668,6 +682,14 @@ function socketCheck(followers: Follower[], messages: Map<string, Array<{ seq: n
     doubled_on_one_socket: doubledOnOneSocket,
     doubled_by_resume: doubledByResume,
     out_of_order: outOfOrder,
+    /** how long after a higher seq an out-of-order frame came (ms): median and worst */
+    out_of_order_late_ms: {
+      p50: lateness.length ? Math.round(percentile(lateness, 50)) : 0,
+      max: Math.round(Math.max(0, ...lateness)),
+    },
+    /** error frames the clients got (a refused join or message), with when */
+    error_frames: followers.reduce((n, f) => n + f.errors.length, 0),
+    error_frame_examples: followers.flatMap((f) => f.errors.map((e) => `${f.name} ${e}`)).slice(0, 8),
     ok: lost === 0 && doubled === 0 && followers.every((f) => f.connected),
     examples,
     reconnects_by_client: Object.fromEntries(followers.map((f) => [f.name, f.reconnects.length])),
@@ -718,7 +740,7 @@ function print(r: any) {
   )
   const w = r.sockets
   console.log(
-    `  hub clients: ${w.clients} (${w.connected_at_the_end} connected at the end), reconnects ${w.reconnects}, frames ${w.delivered}, lost ${w.lost} (${w.lost_overtaken_before_a_rejoin} overtaken before a rejoin), doubled ${w.doubled} (${w.doubled_on_one_socket} on one socket, ${w.doubled_by_resume} by a resume), out of order ${w.out_of_order} ${w.ok ? 'OK' : `FAIL ${w.examples.join('; ')}`}`,
+    `  hub clients: ${w.clients} (${w.connected_at_the_end} connected at the end), reconnects ${w.reconnects}, frames ${w.delivered}, lost ${w.lost} (${w.lost_overtaken_before_a_rejoin} overtaken before a rejoin), doubled ${w.doubled} (${w.doubled_on_one_socket} on one socket, ${w.doubled_by_resume} by a resume), out of order ${w.out_of_order} (late by p50 ${w.out_of_order_late_ms.p50} ms, max ${w.out_of_order_late_ms.max} ms), error frames ${w.error_frames} ${w.error_frame_examples.join('; ')} ${w.ok ? 'OK' : `FAIL ${w.examples.join('; ')}`}`,
   )
   console.log(`  failures by kind and status: ${JSON.stringify(r.failures_by_kind_and_status)}`)
 }
