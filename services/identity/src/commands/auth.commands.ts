@@ -16,6 +16,7 @@ import {
   touchLastLogin,
   USER_STATUS,
   type UserRow,
+  userView,
 } from '../db/users.repository.ts'
 import type { ClientInfo } from '../domain/fingerprint.ts'
 import { chooseBinding, type Selected } from '../domain/scope-selection.ts'
@@ -101,7 +102,7 @@ export async function register(
     await publishSessionTokenState(tx, session, 'login')
     return { user, session }
   })
-  return issueTokenPair(svc.keys, svc.config.jwt, { user, session, refreshJti })
+  return issueTokenPair(svc.keys, svc.config.jwt, { user, session, view: userView(user), refreshJti })
 }
 
 /**
@@ -171,6 +172,7 @@ export async function login(
   return issueTokenPair(svc.keys, svc.config.jwt, {
     user,
     session,
+    view: userView(user),
     refreshJti,
     principalKind: principalKindOverride(user.role, choice.binding),
   })
@@ -231,5 +233,5 @@ export async function refresh(svc: IdentityService, caller: Caller, refreshToken
     if (outcome.refusal === SESSION_REVOKED) throw new IdentityErrors.SessionRevoked()
     throw new IdentityErrors.InvalidRefreshToken(outcome.refusal)
   }
-  return issueTokenPair(svc.keys, svc.config.jwt, { ...outcome, refreshJti })
+  return issueTokenPair(svc.keys, svc.config.jwt, { ...outcome, view: userView(outcome.user), refreshJti })
 }

@@ -1,14 +1,9 @@
+import type { Binding } from '../domain/scope-selection.ts'
 import { type AgentRow, DEFAULT_MAX_CONCURRENT, insertAgent, type NewAgent } from './agents.repository.ts'
 import { type CustomerRow, insertCustomer, type NewCustomer } from './customers.repository.ts'
 import type { Db } from './users.repository.ts'
 
-/** A user's link to one tenant/workspace: an agent or a customer record (docs/api.md §4). */
-export interface Binding {
-  kind: 'agent' | 'customer'
-  id: string
-  tenant_id: string
-  workspace_id: string
-}
+export type { Binding }
 
 /** All bindings of a user, agents first, in a stable order (login picks one of them). */
 export async function listBindings(db: Db, userId: string): Promise<Binding[]> {

@@ -1,4 +1,10 @@
-import type { Binding } from '../db/bindings.repository.ts'
+/** A user's link to one tenant/workspace: an agent or a customer record (docs/api.md §4). */
+export interface Binding {
+  kind: 'agent' | 'customer'
+  id: string
+  tenant_id: string
+  workspace_id: string
+}
 
 export type Selected = { tenant_id: string; workspace_id: string }
 

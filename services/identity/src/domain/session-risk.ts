@@ -1,4 +1,4 @@
-import { type IpIntel, type IpLabels, lookupAll } from '../ip-intel/index.ts'
+import type { IpLabels } from '../ip-intel/index.ts'
 import type { SessionRiskPolicy } from './session-risk-policy.ts'
 
 /** What risk needs of an auth session row (a subset of `auth_sessions`). */
@@ -194,16 +194,4 @@ export function computeSessionViews(
     if (opts.currentSessionId !== undefined) view.is_current = s.id === opts.currentSessionId
     return view
   })
-}
-
-/** Resolves the labels through the IP intelligence adapter, then computes the views. */
-export async function sessionViews(
-  sessions: readonly RiskSessionInput[],
-  opts: SessionViewOptions & { ipIntel: IpIntel },
-): Promise<SessionView[]> {
-  const labels = await lookupAll(
-    opts.ipIntel,
-    sessions.map((s) => s.client_ip),
-  )
-  return computeSessionViews(sessions, labels, opts)
 }

@@ -9,9 +9,7 @@ import {
   verifyToken,
 } from '@switchboard/auth'
 import type { PrincipalKind } from '@switchboard/contracts'
-import type { Binding } from '../db/bindings.repository.ts'
-import type { SessionRow } from '../db/sessions.repository.ts'
-import { type UserRow, userView } from '../db/users.repository.ts'
+import type { Binding } from './scope-selection.ts'
 
 export interface TokenTtls {
   access_ttl_seconds: number
@@ -30,9 +28,43 @@ export function principalKindOverride(
   return undefined
 }
 
+/** What tokens are issued from and checked against of a user: the users table's row fits it. */
+export interface TokenUser {
+  id: string
+  role: string
+  status: string
+  token_version: number
+  token_valid_after: string | null
+  /** for role admin: '' platform-wide, else the one tenant administered */
+  admin_tenant_id: string
+}
+
+/** What tokens are issued from and checked against of an auth session: the auth_sessions row fits it. */
+export interface TokenSession {
+  id: string
+  user_id: string
+  status: string
+  token_version: number
+  tenant_id: string
+  workspace_id: string
+  refresh_jti: string | null
+}
+
+/** The user as a token response shows it (the command passes it: users' `userView`). */
+export interface TokenUserView {
+  id: string
+  username: string
+  email: string
+  name: string
+  role: string
+  status: string
+}
+
 export interface IssueInput {
-  user: UserRow
-  session: SessionRow
+  user: TokenUser
+  session: TokenSession
+  /** the user as the response shows it */
+  view: TokenUserView
   /** the jti the session row already records as its current refresh token */
   refreshJti: string
   principalKind?: PrincipalKind | undefined
@@ -44,7 +76,7 @@ export interface IssueInput {
  * `admin_reach: 'platform'` whatever their scope (a platform admin with one binding gets a scoped token), so the
  * gateway's ops surface can tell it from a tenant administrator, whose tokens also hold `*`.
  */
-export function platformAdmin(user: Pick<UserRow, 'role' | 'admin_tenant_id'>, kind: PrincipalKind | undefined) {
+export function platformAdmin(user: Pick<TokenUser, 'role' | 'admin_tenant_id'>, kind: PrincipalKind | undefined) {
   return user.role === 'admin' && user.admin_tenant_id === '' && kind === undefined
 }
 
@@ -85,7 +117,7 @@ export async function issueTokenPair(keys: Keyring, ttls: TokenTtls, input: Issu
       refresh_token: refresh.token,
       refresh_expires_in: ttls.refresh_ttl_seconds,
       token_type: 'Bearer' as const,
-      user: userView(user),
+      user: input.view,
     },
   }
 }
@@ -116,8 +148,8 @@ export const SESSION_REVOKED = 'auth session is revoked'
  */
 export function refreshRefusal(
   claims: Claims,
-  user: UserRow | undefined,
-  session: SessionRow | undefined,
+  user: TokenUser | undefined,
+  session: TokenSession | undefined,
   denied: boolean,
 ): 'reused' | string | undefined {
   if (!user || !session || session.user_id !== user.id || claims.sub !== user.id) return 'unknown session'

@@ -6,10 +6,9 @@ import {
   referenceSession,
   refreshRecency,
   riskLevel,
-  sessionViews,
 } from '../../src/domain/session-risk.ts'
 import { DEFAULT_SESSION_RISK_POLICY as P } from '../../src/domain/session-risk-policy.ts'
-import { classifyIp, heuristicIpIntel, type IpLabels } from '../../src/ip-intel/index.ts'
+import { classifyIp, heuristicIpIntel, type IpLabels, lookupAll } from '../../src/ip-intel/index.ts'
 
 const NOW = new Date('2026-11-22T12:00:00.000Z')
 const ago = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000).toISOString()
@@ -262,19 +261,21 @@ t.test('reference: most recently seen active session, ties broken deterministica
   t.equal(referenceSession([revoked])?.id, 'r', 'no active session: the most recent of all')
 })
 
-t.test('sessionViews resolves labels through the adapter', async (t) => {
-  const vs = await sessionViews([session('a', { client_ip: '::ffff:8.8.8.8' })], {
-    now: NOW,
-    policy: P,
-    ipIntel: heuristicIpIntel,
-    currentSessionId: 'a',
-  })
+// queries/session-views resolves the labels through the adapter first, then computes the views
+const viewsThroughAdapter = async (sessions: RiskSessionInput[], opts: { currentSessionId?: string } = {}) =>
+  computeSessionViews(
+    sessions,
+    await lookupAll(
+      heuristicIpIntel,
+      sessions.map((s) => s.client_ip),
+    ),
+    { now: NOW, policy: P, ...opts },
+  )
+
+t.test('labels resolved through the adapter, then the views computed', async (t) => {
+  const vs = await viewsThroughAdapter([session('a', { client_ip: '::ffff:8.8.8.8' })], { currentSessionId: 'a' })
   t.equal(vs[0]?.network_label, 'public')
   t.equal(vs[0]?.location_label, 'public_unknown')
-  const unknown = await sessionViews([session('a', { client_ip: '' })], {
-    now: NOW,
-    policy: P,
-    ipIntel: heuristicIpIntel,
-  })
+  const unknown = await viewsThroughAdapter([session('a', { client_ip: '' })])
   t.equal(unknown[0]?.network_label, 'unknown')
 })

@@ -3,6 +3,7 @@ import { type Caller, concreteScope, newId, nowIso, type Tx } from '@switchboard
 import type { RealtimeService } from '../context.ts'
 import { findCall, findCallForUpdate } from '../db/calls.repository.ts'
 import type { RealtimeDatabase } from '../db/database.ts'
+import { recordingFacts, recordingView } from '../db/recording-view.ts'
 import {
   activeRecording,
   findRecording,
@@ -13,7 +14,6 @@ import {
 } from '../db/recordings.repository.ts'
 import { isUniqueViolation } from '../db/unique-violation.ts'
 import { type Call, scopeOfCall } from '../domain/call-record.ts'
-import { recordingFacts, recordingView } from '../domain/recording-view.ts'
 import { RealtimeErrors, VoiceErrors } from '../errors.ts'
 import type { AudioFile } from '../recording/audio-upload.ts'
 import { type RecordingProvider, recordingProviderOf } from '../recording/recording-provider.ts'

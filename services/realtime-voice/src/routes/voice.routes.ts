@@ -5,11 +5,11 @@ import { attachAudio, startRecording, stopRecording } from '../commands/recordin
 import { createTranscript } from '../commands/transcripts.commands.ts'
 import type { RealtimeService } from '../context.ts'
 import { findCall } from '../db/calls.repository.ts'
+import { callEventView, mediaEventView } from '../db/event-views.ts'
+import { recordingView } from '../db/recording-view.ts'
 import { findRecording } from '../db/recordings.repository.ts'
 import { listTranscripts } from '../db/transcripts.repository.ts'
-import { callEventView, mediaEventView } from '../domain/event-views.ts'
 import { PROTOCOLS } from '../domain/protocols.ts'
-import { recordingView } from '../domain/recording-view.ts'
 import { RealtimeErrors, VoiceErrors } from '../errors.ts'
 import {
   AudioBody,

@@ -1,5 +1,5 @@
-import type { RecordingRow } from '../db/recordings.repository.ts'
 import type { Recording } from '../schemas/voice.schemas.ts'
+import type { RecordingRow } from './recordings.repository.ts'
 
 /** A recording as answered: its duration once stopped, and where its audio is read (conversations' uploads). */
 export function recordingView(row: RecordingRow): Recording {

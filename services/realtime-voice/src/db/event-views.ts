@@ -1,6 +1,6 @@
-import type { StoredMediaEvent } from '../db/media-events.repository.ts'
+import type { StoredCallEvent } from '../domain/call-record.ts'
 import type { CallEvent, MediaEvent } from '../schemas/voice.schemas.ts'
-import type { StoredCallEvent } from './call-record.ts'
+import type { StoredMediaEvent } from './media-events.repository.ts'
 
 /** A stored call event as answered (the same for the first request and every replay of it). */
 export const callEventView = (e: StoredCallEvent): CallEvent => ({
