@@ -653,7 +653,7 @@ function socketCheck(followers: Follower[], messages: Map<string, Array<{ seq: n
         }
         if (where.length !== 1 && examples.length < 8)
           examples.push(
-            `${f.name} ${session} seq ${s}: ${where.length ? `on sockets ${where.join(',')} at ${when.get(s)!.join(', ')} s` : 'never'} (rejoins at ${f.reconnects.map((r) => fmt(r.resumed_at / 1000, 2)).join(', ')} s)`,
+            `${f.name} ${session} seq ${s}: ${where.length ? `on sockets ${where.join(',')} at ${when.get(s)!.join(', ')} s` : 'never'} (socket closed at ${f.reconnects.map((r) => `${fmt(r.closed_at / 1000, 2)} s (${r.code})`).join(', ')}, rejoined after seq ${resumes.join(', ')}; the next seq came at ${when.get(s + 1)?.join(', ') ?? '—'} s)`,
           )
       }
       // a frame that came after a higher seq: how long after the first higher one it came
