@@ -1,14 +1,20 @@
 // Agent replies through the gateway (`POST /api/omni/sessions/:id/messages`) under load, and how long their
 // `conversations.message.created` takes to reach a fan-out subscriber on the fleet's NATS (what the realtime hub
 // will be) after the POST's answer: one post at a time, and under the same load. On the shared bench fleet.
+// Beside it, measured in the same run (issue 24 §4): the ceiling — the same writes replayed straight to PostgreSQL
+// (ceiling.ts: every table's rows per message read from PostgreSQL's own counters during the POST phase) — the
+// CPU each unit spent per message, and POST → event at 50 % and 80 % of the measured maximum, open loop.
 import { expandPermissions, signInternalPrincipal } from '@switchboard/auth'
+import type { Fleet } from '@switchboard/cli'
 import { PRINCIPAL_HEADER } from '@switchboard/contracts'
 import { createJetStreamBus } from '@switchboard/events'
-import type { Logger } from '@switchboard/platform'
+import { createDatabase, type Logger } from '@switchboard/platform'
 import autocannon from 'autocannon'
 import { conversationsKit, must, type Reachable } from '../harness/conversations-kit.ts'
 import { decodeJwt } from '../harness/identity-kit.ts'
-import { fmt, percentile } from './lib.ts'
+import { profileText, replayCeiling, STATS_FLUSH_MS, tableWrites, writesPerMessage } from './ceiling.ts'
+import { fmt, type OpenLoopResult, openLoop, percentile } from './lib.ts'
+import { cpuMeter } from './machine.ts'
 
 const SESSIONS = 50
 const CONNECTIONS = 50
@@ -76,6 +82,7 @@ export async function benchConversationMessages(
   logger: Logger,
   durationS: number,
   warmUpS: number,
+  running?: Fleet,
 ) {
   const kit = await conversationsKit(fleet)
   const { api } = kit
@@ -154,6 +161,13 @@ export async function benchConversationMessages(
     // Each phase starts with the outbox drained: a backlog left by the one before would count against it.
     await load(warmUpS, false)
     await book.quiet()
+    // PostgreSQL's row counters of every unit's schema, before the two measured phases and after them (flushed)
+    const stats = await createDatabase<any>(
+      { driver: 'postgres', url: fleet.env.DATABASE_URL!, schema: 'public', pool_max: 1 },
+      logger,
+    )
+    await new Promise((r) => setTimeout(r, STATS_FLUSH_MS))
+    const writesBefore = await tableWrites(stats.db, namespace)
     // The same load straight to the service with the principal the gateway would sign: what the gateway costs.
     const direct = await load(durationS, false, kit.conversationsUrl, {
       [PRINCIPAL_HEADER]: await signInternalPrincipal(fleet.env.INTERNAL_SECRET!, agentPrincipal(token), 3600),
@@ -161,9 +175,15 @@ export async function benchConversationMessages(
     })
     await book.quiet()
     book.reset()
+    const cpu = running ? cpuMeter(running) : undefined
+    cpu?.start()
     const result = await load(durationS, true)
+    const cpuPost = cpu?.stop()
     // events still queued when autocannon stops are late, not lost: wait for the outbox to drain
     await book.quiet()
+    await new Promise((r) => setTimeout(r, STATS_FLUSH_MS))
+    const writes = writesPerMessage(writesBefore, await tableWrites(stats.db, namespace))
+    await stats.close()
     const loaded = {
       rps: result.requests.average,
       p50_ms: result.latency.p50,
@@ -180,7 +200,7 @@ export async function benchConversationMessages(
     }
     console.log(
       `conversations: agent message POST through the gateway, ${CONNECTIONS} connections over ${SESSIONS} sessions, ${durationS} s: ` +
-        `${fmt(loaded.rps, 0)} req/s (target ≥ 1,500/s), p50 ${loaded.p50_ms} ms, p99 ${loaded.p99_ms} ms (target ≤ 50 ms), ` +
+        `${fmt(loaded.rps, 0)} req/s (measured against its ceiling below), p50 ${loaded.p50_ms} ms, p99 ${loaded.p99_ms} ms (target ≤ 50 ms), ` +
         `non-2xx ${loaded.non2xx}, errors ${loaded.errors}; ` +
         `direct to conversations ${fmt(direct.requests.average, 0)} req/s, p99 ${direct.latency.p99} ms, non-2xx ${direct.non2xx} ` +
         `→ gateway / direct ${fmt((100 * loaded.rps) / direct.requests.average)}%`,
@@ -192,7 +212,100 @@ export async function benchConversationMessages(
         `lost ${underLoad.lost} (target p99 ≤ 50 ms)`,
     )
     const directResult = { rps: direct.requests.average, p99_ms: direct.latency.p99, non2xx: direct.non2xx }
-    return { post: loaded, post_direct: directResult, event_alone: alone, event_under_load: underLoad }
+
+    // CPU per unit per message during the POST phase (ms of CPU per message; % of one core over the phase)
+    const cpuPerMessage: Record<string, { pct: number; ms_per_message: number }> = {}
+    for (const [unit, pct] of Object.entries(cpuPost ?? {}))
+      cpuPerMessage[unit] = { pct, ms_per_message: (10 * pct) / loaded.rps }
+    console.log(
+      `conversations: CPU during the POST phase (% of one core, 2 cores; ms per message): ` +
+        Object.entries(cpuPerMessage)
+          .sort(([, a], [, b]) => b.pct - a.pct)
+          .map(([u, c]) => `${u} ${c.pct}% (${fmt(c.ms_per_message, 2)})`)
+          .join(', '),
+    )
+    console.log(
+      `conversations: rows written per message (${writes.messages} messages, + inserted ~ updated - deleted): ${profileText(writes.profile)}`,
+    )
+
+    // The ceiling: the same rows straight to PostgreSQL, from this process, while the fleet idles.
+    const clients = Number(process.env.BENCH_CEILING_CLIENTS ?? 16)
+    const ceilingCpu = running ? cpuMeter(running) : undefined
+    ceilingCpu?.start()
+    const ceiling = await replayCeiling({
+      databaseUrl: fleet.env.DATABASE_URL!,
+      namespace,
+      profile: writes.profile,
+      sessions,
+      clients,
+      seconds: Number(process.env.BENCH_CEILING_S ?? durationS),
+      logger,
+    }).catch((err: Error) => {
+      // said, not thrown: the figures before and after it still come
+      console.log(`conversations: CEILING FAILED — ${err.message.slice(0, 2000)}`)
+      return { messages_per_s: Number.NaN, messages: 0, failed: 0, seconds: 0, error: err.message.slice(0, 2000) }
+    })
+    const ceilingCpuUsed = ceilingCpu?.stop()
+    const ratio = loaded.rps / ceiling.messages_per_s
+    // CPU per message, the path's (every unit and the engines) against the ceiling's: holds on a loaded machine
+    const pathCpuMs = Object.entries(cpuPerMessage)
+      .filter(([unit]) => !['machine', 'others', 'kernel', 'bench'].includes(unit))
+      .reduce((n, [, c]) => n + c.ms_per_message, 0)
+    const ceilingCpuMs = 'cpu_ms_per_message' in ceiling ? ceiling.cpu_ms_per_message : Number.NaN
+    console.log(
+      `conversations: CEILING — the same writes straight to PostgreSQL, ${clients} clients: ` +
+        `${fmt(ceiling.messages_per_s, 0)} messages/s (${ceiling.messages} in ${fmt(ceiling.seconds)} s, failed ${ceiling.failed}; ` +
+        `machine ${ceilingCpuUsed?.machine ?? '?'}%) ` +
+        `→ POST through the gateway ÷ ceiling = ${fmt(ratio * 100)}% (target ≥ 50 %); CPU per message: the path ` +
+        `${fmt(pathCpuMs, 2)} ms (units + engines) ÷ the ceiling's ${fmt(ceilingCpuMs, 2)} ms (pgbench + its backends) = ` +
+        `${fmt(pathCpuMs / ceilingCpuMs, 1)}×`,
+    )
+
+    // POST → event at 50 % and 80 % of the measured maximum, open loop: the path's latency, not a queue's.
+    const openS = Number(process.env.BENCH_OPEN_LOOP_S ?? 5)
+    const atRates: Array<{ share: number; post: OpenLoopResult; event: typeof underLoad }> = []
+    for (const share of [0.5, 0.8]) {
+      await book.quiet()
+      book.reset()
+      let n = 0
+      const post = await openLoop(share * loaded.rps, openS, async () => {
+        const sent = performance.now()
+        const res = await fetch(new URL(`/api/omni/sessions/${sessions[n++ % SESSIONS]}/messages`, fleet.url), {
+          method: 'POST',
+          headers: viaGateway,
+          body: JSON.stringify({ content: 'bench reply at a fixed rate' }),
+        })
+        const body = (await res.json()) as { id?: string }
+        if (res.status !== 201 || !body.id) return false
+        book.answer(body.id, sent)
+        return true
+      })
+      await book.quiet()
+      const event = {
+        events: book.samples.length,
+        lost: book.missing(),
+        p50_ms: percentile(book.samples, 50),
+        p99_ms: percentile(book.samples, 99),
+      }
+      atRates.push({ share, post, event })
+      console.log(
+        `conversations: at ${share * 100}% of the maximum (${fmt(post.rate, 0)}/s, open loop, ${openS} s): POST p50 ${fmt(post.p50)} ms, ` +
+          `p99 ${fmt(post.p99)} ms, answered ${fmt(post.answered_per_s, 0)}/s, failed ${post.failed}, skipped ${post.skipped}; ` +
+          `POST sent → event at the fan-out subscriber p50 ${fmt(event.p50_ms)} ms, p99 ${fmt(event.p99_ms)} ms, lost ${event.lost}`,
+      )
+    }
+    return {
+      post: loaded,
+      post_direct: directResult,
+      event_alone: alone,
+      event_under_load: underLoad,
+      cpu_post_phase: cpuPerMessage,
+      writes_per_message: writes.profile,
+      ceiling: { ...ceiling, cpu: ceilingCpuUsed },
+      ratio_to_ceiling: ratio,
+      cpu_ms_per_message: { path: pathCpuMs, ceiling: ceilingCpuMs },
+      open_loop: atRates,
+    }
   } finally {
     await sub.stop()
     await bus.close()

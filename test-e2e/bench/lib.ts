@@ -100,3 +100,75 @@ export function percentile(values: number[], p: number): number {
 }
 
 export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a')
+
+export interface OpenLoopResult {
+  rate: number
+  seconds: number
+  sent: number
+  ok: number
+  failed: number
+  /** sends the schedule skipped because `maxInFlight` were still unanswered (the path fell behind) */
+  skipped: number
+  answered_per_s: number
+  p50: number
+  p99: number
+}
+
+/**
+ * Open loop at a fixed rate: the i-th request goes at `i / rate` s whatever the earlier ones are doing, so latency
+ * is the path's at that load, not a queue the load generator builds (closed loop at saturation). `send` resolves to
+ * whether the answer was the expected one; latency is from the send to the answer.
+ */
+export async function openLoop(
+  rate: number,
+  seconds: number,
+  send: (i: number) => Promise<boolean>,
+  maxInFlight = 256,
+): Promise<OpenLoopResult> {
+  const latencies: number[] = []
+  let ok = 0
+  let failed = 0
+  let skipped = 0
+  let inFlight = 0
+  const pending = new Set<Promise<void>>()
+  const total = Math.round(rate * seconds)
+  const t0 = performance.now()
+  for (let i = 0; i < total; i++) {
+    const wait = t0 + (i * 1000) / rate - performance.now()
+    if (wait >= 1) await new Promise((r) => setTimeout(r, wait))
+    if (inFlight >= maxInFlight) {
+      skipped++
+      continue
+    }
+    inFlight++
+    const started = performance.now()
+    const p: Promise<void> = send(i)
+      .then(
+        (good) => {
+          latencies.push(performance.now() - started)
+          if (good) ok++
+          else failed++
+        },
+        () => {
+          failed++
+        },
+      )
+      .finally(() => {
+        inFlight--
+        pending.delete(p)
+      })
+    pending.add(p)
+  }
+  await Promise.all(pending)
+  return {
+    rate,
+    seconds,
+    sent: total - skipped,
+    ok,
+    failed,
+    skipped,
+    answered_per_s: ok / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  }
+}

@@ -30,8 +30,12 @@ const RECEIVERS_PER_MESSAGE = 3
 export interface RealtimeOptions {
   /** seconds per steady-rate phase of figure 1 */
   durationS: number
-  /** message POST rates (per second) of figure 1 */
+  /**
+   * message POST rates (per second) of figure 1; empty: measured — first the maximum (offered `saturateRate`, at
+   * most 256 in flight: what is accepted is the most the path takes), then 50 % and 80 % of it
+   */
   rates: number[]
+  saturateRate?: number
   /** posts per second of figure 2 (each reaches every one of its sockets) */
   fanoutRate: number
   fanoutSockets: number
@@ -198,7 +202,22 @@ async function measure(
     const phases: Array<
       Awaited<ReturnType<typeof paced>> & { p50_ms: number; p99_ms: number; lost: number } & Record<string, unknown>
     > = []
-    for (const rate of opts.rates) {
+    let rates = opts.rates
+    let maximum: number | undefined
+    if (rates.length === 0) {
+      book.reset(performance.now())
+      const offered = opts.saturateRate ?? 1000
+      const saturated = await paced(offered, opts.durationS, n, send)
+      n += saturated.issued
+      await drain(book)
+      maximum = saturated.accepted_per_s
+      rates = [0.5, 0.8].map((share) => Math.max(1, Math.round(share * maximum!)))
+      console.log(
+        `realtime 1: the maximum — offered ${offered}/s for ${opts.durationS} s (at most 256 in flight): accepted ` +
+          `${fmt(maximum, 0)}/s, POST p99 ${fmt(saturated.post_p99_ms, 0)} ms (queueing); then 50 % and 80 % of it: ${rates.join(', ')}/s`,
+      )
+    }
+    for (const rate of rates) {
       book.reset(performance.now())
       cpu.start()
       const load = await paced(rate, opts.durationS, n, send)
@@ -237,6 +256,7 @@ async function measure(
       sessions: SESSIONS,
       receivers_per_message: RECEIVERS_PER_MESSAGE,
       phases,
+      ...(maximum !== undefined ? { maximum_accepted_per_s: maximum } : {}),
       highest_rate_kept_up: best?.offered_per_s ?? 0,
       highest_rate_within_100ms_p99: withinTarget?.offered_per_s ?? 0,
     }

@@ -133,7 +133,11 @@ if (all || which.has('failover')) {
 if (all || which.has('realtime')) {
   results.realtime = await benchRealtime(env, logger, {
     durationS: Number(process.env.BENCH_REALTIME_S ?? 10),
-    rates: (process.env.BENCH_REALTIME_RATES ?? '250,400,500').split(',').map(Number),
+    // `auto`: the maximum measured first, then 50 % and 80 % of it (open loop)
+    rates:
+      (process.env.BENCH_REALTIME_RATES ?? 'auto') === 'auto'
+        ? []
+        : process.env.BENCH_REALTIME_RATES!.split(',').map(Number),
     fanoutRate: Number(process.env.BENCH_REALTIME_FANOUT_RATE ?? 25),
     fanoutSockets: Number(process.env.BENCH_REALTIME_FANOUT_SOCKETS ?? 1000),
     idleSockets: Number(process.env.BENCH_REALTIME_IDLE ?? 10_000),
@@ -177,7 +181,7 @@ if (all || which.has('tracing')) {
   }
 }
 // The queue's concurrency proof: its own fleet (three replicas of everything), before the shared one starts.
-if (all || which.has('conversations')) {
+if ((all || which.has('conversations')) && process.env.BENCH_QUEUE !== '0') {
   results.conversations_queue = await benchQueueConcurrency(
     env,
     logger,
@@ -309,7 +313,7 @@ try {
   if (all || which.has('websocket')) results.websocket = await benchWebsocket(gatewayA, echo.url, admin.token)
   if (all || which.has('conversations')) {
     const reachable = { url: gatewayA, env, serviceUrls: fleet.serviceUrls }
-    results.conversations = await benchConversationMessages(reachable, namespace, logger, durationS, WARM_UP_S)
+    results.conversations = await benchConversationMessages(reachable, namespace, logger, durationS, WARM_UP_S, fleet)
   }
 } finally {
   await fleet.close()

@@ -5,6 +5,7 @@ import type { Logger } from '@switchboard/platform'
 import { engineUrls, uniqueId } from '@switchboard/testing'
 import autocannon from 'autocannon'
 import type { Kysely } from 'kysely'
+import { profileText, replayCeiling, STATS_FLUSH_MS, tableWrites, writesPerMessage } from './ceiling.ts'
 import { fmt, percentile } from './lib.ts'
 import { backlogThroughput, countedAs, projectionThroughput, publishAll, worldAsEvents } from './statistics-events.ts'
 import { DAYS, loadWorld, TENANTS, WORKSPACE } from './statistics-world.ts'
@@ -52,6 +53,10 @@ export interface StatisticsBenchResult {
   }
   /** the same events waiting in JetStream first (the replica paused while they were published) */
   backlog: { events: number; publish_s: number; applied_s: number; events_per_s: number }
+  /** the rows the backlog's events wrote (per event) written by a raw loop straight to PostgreSQL, same batches */
+  projection_ceiling: { events_per_s: number; clients: number; batch: number; rows_per_event: Record<string, unknown> }
+  /** backlog.events_per_s ÷ projection_ceiling.events_per_s */
+  projection_ratio: number
   aggregates_drift: string[]
   rebuild: { s: number; events: number; applied: number; events_per_s: number; failed: number }
   /** the world published as events before the rebuild (BENCH_STATS_WORLD_EVENTS=1) */
@@ -192,9 +197,32 @@ export async function benchStatistics(
     console.log(
       `statistics: projection of ${o.events} events while published: published in ${fmt(projection.publish_s)} s, applied in ${fmt(projection.applied_s)} s = ${fmt(projection.events_per_s, 0)} events/s; /lag caught up after ${fmt(projection.lag_caught_up_s)} s`,
     )
+    // PostgreSQL's row counters of the namespace's schemas around the backlog: the rows one event writes
+    await new Promise((r) => setTimeout(r, STATS_FLUSH_MS))
+    const writesBefore = await tableWrites(db, namespace)
     const backlog = await backlogThroughput(db, bus, fleet, gateway, views.unscoped, o.events)
     console.log(
       `statistics: projection of ${o.events} events from JetStream (published in ${fmt(backlog.publish_s)} s while the replica was paused) into PostgreSQL: applied in ${fmt(backlog.applied_s)} s = ${fmt(backlog.events_per_s, 0)} events/s (target ≥ 10,000)`,
+    )
+    await new Promise((r) => setTimeout(r, STATS_FLUSH_MS))
+    const writes = writesPerMessage(writesBefore, await tableWrites(db, namespace), backlog.events)
+    console.log(`statistics: rows written per event (+ inserted ~ updated - deleted): ${profileText(writes.profile)}`)
+    // the ceiling: those rows, a statement a row, straight to PostgreSQL in transactions of the projection's batch
+    const ceilingClients = Number(process.env.BENCH_STATS_CEILING_CLIENTS ?? 4)
+    const ceilingBatch = Number(process.env.BENCH_STATS_CEILING_BATCH ?? 256)
+    const ceiling = await replayCeiling({
+      databaseUrl: engines.databaseUrl,
+      namespace,
+      profile: writes.profile,
+      clients: ceilingClients,
+      batch: ceilingBatch,
+      seconds: Number(process.env.BENCH_STATS_CEILING_S ?? 5),
+      logger,
+    })
+    const projection_ratio = backlog.events_per_s / ceiling.messages_per_s
+    console.log(
+      `statistics: CEILING — the same rows by a raw loop (${ceilingClients} clients, ${ceilingBatch} events a transaction): ` +
+        `${fmt(ceiling.messages_per_s, 0)} events/s (failed ${ceiling.failed}) → projection ÷ raw loop = ${fmt(projection_ratio * 100)}%`,
     )
 
     // 4. the aggregates the events moved, over the whole world, against the raw rows summed
@@ -259,6 +287,13 @@ export async function benchStatistics(
       worst_p95_ms: Math.max(...figures.map((f) => f.p95_ms)),
       projection,
       backlog,
+      projection_ceiling: {
+        events_per_s: ceiling.messages_per_s,
+        clients: ceilingClients,
+        batch: ceilingBatch,
+        rows_per_event: writes.profile,
+      },
+      projection_ratio,
       aggregates_drift: [...drift, ...afterRebuild],
       rebuild,
       ...(world_events ? { world_events } : {}),
