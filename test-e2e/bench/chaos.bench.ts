@@ -5,10 +5,10 @@
 // `npm run chaos` (= `npm run bench -- chaos`); test-e2e/bench/README.md "chaos" says what is measured and how.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { loadavg, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { dropNamespace, freePort, SERVICES, startFleet } from '@switchboard/cli'
 import type { Logger } from '@switchboard/platform'
 import { engineUrls, uniqueId } from '@switchboard/testing'
@@ -104,7 +104,12 @@ export async function benchChaos(env: NodeJS.ProcessEnv, logger: Logger, opts: C
   })
   const followers: Follower[] = []
   try {
-    return await run(fleet, opts, { tag, kills, nats, followers })
+    const result = await run(fleet, opts, { tag, kills, nats, followers })
+    // the day's run of its own beside latest.json (which run.ts merges every bench's latest figures into)
+    const file = new URL(`./results/chaos-${new Date().toISOString().slice(0, 10)}.json`, import.meta.url).pathname
+    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), targets: kills, ...result }, null, 2)}\n`)
+    console.log(`chaos: results written to test-e2e/bench/results/${basename(file)}`)
+    return result
   } finally {
     for (const f of followers) f.stop()
     await fleet.close()
