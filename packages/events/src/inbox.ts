@@ -29,6 +29,23 @@ export async function claimInbox<DB>(
   return new Set(rows.map((r) => r.event_id))
 }
 
+/** Which of `ids` `consumer` has applied (their inbox rows), read in `db`. */
+export async function appliedOf<DB>(
+  db: Kysely<DB> | Transaction<DB>,
+  consumer: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const unique = [...new Set(ids)]
+  if (unique.length === 0) return new Set()
+  const rows = await inboxOf(db)
+    .selectFrom('inbox')
+    .select('event_id')
+    .where('consumer', '=', consumer)
+    .where('event_id', 'in', unique)
+    .execute()
+  return new Set(rows.map((r) => r.event_id))
+}
+
 /** Forgets every event `consumer` applied (a projection emptied to be replayed applies them again). */
 export async function forgetInbox<DB>(db: Kysely<DB> | Transaction<DB>, consumer: string): Promise<void> {
   await inboxOf(db).deleteFrom('inbox').where('consumer', '=', consumer).execute()

@@ -2,7 +2,7 @@ import type { Envelope } from '@switchboard/contracts'
 import { type Kysely, Migrator } from 'kysely'
 import type { Test } from 'tap'
 import { validate as uuidValidate, version as uuidVersion } from 'uuid'
-import { handleOnce, pruneInbox } from '../src/inbox.ts'
+import { appliedOf, handleOnce, pruneInbox } from '../src/inbox.ts'
 import { withLedgerIntrospection } from '../src/ledger-introspection.ts'
 import { createMemoryBus } from '../src/memory.ts'
 import { eventsMigrations } from '../src/migrations.ts'
@@ -174,6 +174,10 @@ export function outboxContract(t: Test, dialect: 'postgres' | 'sqlite', openDb: 
     t.equal(await handleOnce(db, 'another', e, apply('other consumer')), true, 'per consumer')
     const notes = (await db.selectFrom('applied').select('note').execute()).map((r) => r.note)
     t.same(notes.sort(), ['first', 'other consumer'])
+    const never = testEnvelope({})
+    t.same([...(await appliedOf(db, 'projector', [e.id, never.id, e.id]))], [e.id], 'appliedOf: the ids applied')
+    t.same([...(await appliedOf(db, 'nobody', [e.id]))], [], 'per consumer')
+    t.same([...(await appliedOf(db, 'projector', []))], [], 'no ids, no query')
     const concurrent = testEnvelope({})
     const results = await Promise.all(
       Array.from({ length: 4 }, () => handleOnce(db, 'projector', concurrent, apply('concurrent'))),

@@ -1,6 +1,5 @@
 import type { Envelope } from '@switchboard/contracts'
-import { type Delivery, subjectMatches } from '@switchboard/events'
-import type { Kysely } from 'kysely'
+import { appliedOf, type Delivery, subjectMatches } from '@switchboard/events'
 import { PROJECTIONS, type Projection } from '../consumers/projections.ts'
 import type { StatisticsService } from '../context.ts'
 import { advancePosition, positionsOf } from '../db/positions.repository.ts'
@@ -55,19 +54,12 @@ async function firstPending(svc: StatisticsService, def: Projection, afterSeq: n
   return batch.at(-1)?.envelope // more applied copies than one measurement reads: the next one goes on from there
 }
 
-async function appliedIds(svc: StatisticsService, consumer: string, batch: Delivery[]): Promise<Set<string>> {
-  // the inbox belongs to @switchboard/events, not to the service's typed tables
-  const rows = await (svc.db as unknown as Kysely<any>)
-    .selectFrom('inbox')
-    .select('event_id')
-    .where('consumer', '=', consumer)
-    .where(
-      'event_id',
-      'in',
-      batch.map((d) => d.envelope.id),
-    )
-    .execute()
-  return new Set(rows.map((r) => r.event_id as string))
+function appliedIds(svc: StatisticsService, consumer: string, batch: Delivery[]): Promise<Set<string>> {
+  return appliedOf(
+    svc.db,
+    consumer,
+    batch.map((d) => d.envelope.id),
+  )
 }
 
 /**

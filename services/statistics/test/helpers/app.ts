@@ -1,6 +1,6 @@
 import { Value } from '@sinclair/typebox/value'
 import type { EventDef, Principal } from '@switchboard/contracts'
-import { newEnvelope } from '@switchboard/events'
+import { appliedOf, newEnvelope } from '@switchboard/events'
 import type { Scope } from '@switchboard/platform'
 import {
   ACME_ADMIN,
@@ -60,16 +60,7 @@ export async function publish<D extends EventDef>(
 
 /** Resolves once `consumer` has applied the event (its inbox row). */
 export async function applied(svc: StatisticsService, consumer: string, eventId: string) {
-  // the inbox belongs to @switchboard/events, not to the service's typed tables
-  const db = svc.db as unknown as Kysely<any>
-  await waitFor(() =>
-    db
-      .selectFrom('inbox')
-      .select('event_id')
-      .where('consumer', '=', consumer)
-      .where('event_id', '=', eventId)
-      .executeTakeFirst(),
-  )
+  await waitFor(async () => (await appliedOf(svc.db, consumer, [eventId])).has(eventId))
 }
 
 /**
