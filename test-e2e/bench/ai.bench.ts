@@ -10,7 +10,7 @@ import type { Logger } from '@switchboard/platform'
 import { engineUrls, uniqueId } from '@switchboard/testing'
 import { startPrimaryStandIn } from '../../services/ai-orchestrator/test/helpers/stand-ins.ts'
 import { client } from '../harness/http.ts'
-import { fmt, type LoadResult, load, type OpenLoopResult, openLoop } from './lib.ts'
+import { fmt, httpSender, type LoadResult, load, type OpenLoopResult, openLoop } from './lib.ts'
 
 export interface AiBenchResult {
   provider_latency_ms: number
@@ -92,13 +92,11 @@ export async function benchAi(
     // the overhead at 50 % and 80 % of that maximum, open loop (at saturation p99 is only queueing)
     const openS = Number(process.env.BENCH_OPEN_LOOP_S ?? 5)
     const openLoops: AiBenchResult['open_loop'] = []
+    const sender = httpSender()
     for (const share of [0.5, 0.8]) {
       const rate = share * viaProvider.rps
-      const post = (target: string, b: string, h: Record<string, string>) => async () => {
-        const res = await fetch(target, { method: 'POST', body: b, headers: h })
-        await res.arrayBuffer()
-        return res.status === 200
-      }
+      const post = (target: string, b: string, h: Record<string, string>) => async () =>
+        (await sender.send(target, { method: 'POST', body: b, headers: h })).status === 200
       const provider = await openLoop(rate, openS, post(retrieveUrl, providerBody, providerHeaders))
       const via = await openLoop(rate, openS, post(url, body, headers))
       const overheadAt = via.p99 - provider.p99
@@ -109,6 +107,7 @@ export async function benchAi(
           `p99 ${fmt(provider.p99)} ms → orchestrator + gateway p99 overhead ${fmt(overheadAt)} ms`,
       )
     }
+    sender.close()
 
     // the provider down: refused connections until the breaker opens, then the local knowledge base only
     await primary.close()

@@ -13,7 +13,7 @@ import autocannon from 'autocannon'
 import { conversationsKit, must, type Reachable } from '../harness/conversations-kit.ts'
 import { decodeJwt } from '../harness/identity-kit.ts'
 import { profileText, replayCeiling, STATS_FLUSH_MS, tableWrites, writesPerMessage } from './ceiling.ts'
-import { fmt, type OpenLoopResult, openLoop, percentile } from './lib.ts'
+import { fmt, httpSender, type OpenLoopResult, openLoop, percentile } from './lib.ts'
 import { cpuMeter } from './machine.ts'
 
 const SESSIONS = 50
@@ -264,19 +264,20 @@ export async function benchConversationMessages(
     // POST → event at 50 % and 80 % of the measured maximum, open loop: the path's latency, not a queue's.
     const openS = Number(process.env.BENCH_OPEN_LOOP_S ?? 5)
     const atRates: Array<{ share: number; post: OpenLoopResult; event: typeof underLoad }> = []
+    const sender = httpSender()
     for (const share of [0.5, 0.8]) {
       await book.quiet()
       book.reset()
       let n = 0
       const post = await openLoop(share * loaded.rps, openS, async () => {
         const sent = performance.now()
-        const res = await fetch(new URL(`/api/omni/sessions/${sessions[n++ % SESSIONS]}/messages`, fleet.url), {
-          method: 'POST',
-          headers: viaGateway,
-          body: JSON.stringify({ content: 'bench reply at a fixed rate' }),
-        })
-        const body = (await res.json()) as { id?: string }
-        if (res.status !== 201 || !body.id) return false
+        const res = await sender.send(
+          new URL(`/api/omni/sessions/${sessions[n++ % SESSIONS]}/messages`, fleet.url).href,
+          { method: 'POST', headers: viaGateway, body: JSON.stringify({ content: 'bench reply at a fixed rate' }) },
+        )
+        if (res.status !== 201) return false
+        const body = JSON.parse(res.text) as { id?: string }
+        if (!body.id) return false
         book.answer(body.id, sent)
         return true
       })
@@ -294,6 +295,7 @@ export async function benchConversationMessages(
           `POST sent → event at the fan-out subscriber p50 ${fmt(event.p50_ms)} ms, p99 ${fmt(event.p99_ms)} ms, lost ${event.lost}`,
       )
     }
+    sender.close()
     return {
       post: loaded,
       post_direct: directResult,

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
+import http from 'node:http'
 import autocannon from 'autocannon'
 
 export interface LoadResult {
@@ -170,5 +171,29 @@ export async function openLoop(
     answered_per_s: ok / seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
+  }
+}
+
+/**
+ * A cheap sender for `openLoop`: node:http on kept-alive sockets (at most `maxSockets`), the body read and dropped
+ * (fetch costs several times more CPU per request in this process, which shares the machine with the fleet).
+ * Resolves to the status and the body as text.
+ */
+export function httpSender(maxSockets = 256) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets })
+  return {
+    send(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+      return new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = http.request(url, { method: init.method ?? 'GET', headers: init.headers, agent }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }))
+          res.on('error', reject)
+        })
+        req.on('error', reject)
+        req.end(init.body)
+      })
+    },
+    close: () => agent.destroy(),
   }
 }
