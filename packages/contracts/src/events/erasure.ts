@@ -1,5 +1,4 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { Value } from '@sinclair/typebox/value'
 
 /**
  * The right to erasure (docs/architecture.md §2, "Erasure"): identity records an administrator's request, removes
@@ -70,21 +69,6 @@ export function maskIdentifiers(text: string, identifiers: readonly string[]): s
     out = out.replace(new RegExp(id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ERASED_TEXT)
   }
   return out
-}
-
-/**
- * An erasure event's data checked against its contract. A mismatch is thrown, not skipped: redelivered, then
- * dead-lettered where an operator sees it — an erasure silently skipped would leave the person's data behind.
- */
-export function erasurePayload<T extends ErasureRequested | ErasureReported>(
-  def: { type: string; data: typeof ErasureRequested | typeof ErasureReported },
-  data: unknown,
-): T {
-  if (!Value.Check(def.data, data)) {
-    const first = Value.Errors(def.data, data).First()
-    throw new Error(`${def.type} does not match its contract: ${first?.path || '/'} ${first?.message ?? ''}`)
-  }
-  return data as T
 }
 
 /**

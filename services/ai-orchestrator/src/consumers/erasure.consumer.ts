@@ -1,5 +1,5 @@
-import { ErasureReportEvents, type ErasureReported, erasurePayload } from '@switchboard/contracts'
-import type { ConsumerDef } from '@switchboard/platform'
+import { ErasureReportEvents } from '@switchboard/contracts'
+import { type ConsumerDef, on } from '@switchboard/platform'
 import type { AiService } from '../context.ts'
 import { tombstoneIndexedTickets } from '../db/erasure.repository.ts'
 
@@ -21,21 +21,21 @@ export const erasureConsumer: ConsumerDef<AiService> = {
   subjects: [ErasureReportEvents.tickets.type],
   idempotency: 'inbox',
   options: (svc) => ({ maxDeliver: svc.config.consumer_max_deliver }),
-  async handle(_svc, { envelope }, tx) {
-    if (envelope.type !== ErasureReportEvents.tickets.type) return
-    const r = erasurePayload<ErasureReported>(ErasureReportEvents.tickets, envelope.data)
-    const at = new Date(envelope.occurred_at).toISOString()
-    const tombstoned = await tombstoneIndexedTickets(tx.db, r.ticket_ids ?? [], at, envelope.id)
-    await tx.emit(
-      AiErasureEvents.reported,
-      {
-        erasure_id: r.erasure_id,
-        customer_id: r.customer_id,
-        service: 'ai-orchestrator',
-        counts: { ticket_index_tombstoned: tombstoned },
-        completed_at: new Date().toISOString(),
-      },
-      { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id },
-    )
-  },
+  handlers: [
+    on(ErasureReportEvents.tickets, async ({ envelope, data: r }, tx) => {
+      const at = new Date(envelope.occurred_at).toISOString()
+      const tombstoned = await tombstoneIndexedTickets(tx.db, r.ticket_ids ?? [], at, envelope.id)
+      await tx.emit(
+        AiErasureEvents.reported,
+        {
+          erasure_id: r.erasure_id,
+          customer_id: r.customer_id,
+          service: 'ai-orchestrator',
+          counts: { ticket_index_tombstoned: tombstoned },
+          completed_at: new Date().toISOString(),
+        },
+        { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id },
+      )
+    }),
+  ],
 }

@@ -1,10 +1,5 @@
-import {
-  ErasureReportEvents,
-  type ErasureRequested,
-  erasurePayload,
-  IdentityErasureEvents,
-} from '@switchboard/contracts'
-import type { ConsumerDef } from '@switchboard/platform'
+import { ErasureReportEvents, IdentityErasureEvents } from '@switchboard/contracts'
+import { type ConsumerDef, on } from '@switchboard/platform'
 import type { AuditService } from '../context.ts'
 import { maskRecord, recordsOfPerson } from '../db/erasure.repository.ts'
 
@@ -24,22 +19,22 @@ export const erasureConsumer: ConsumerDef<AuditService> = {
   stream: 'IDENTITY',
   subjects: [IdentityErasureEvents.requested.type],
   idempotency: 'inbox',
-  async handle(svc, { envelope }, tx) {
-    if (envelope.type !== IdentityErasureEvents.requested.type) return
-    const e = erasurePayload<ErasureRequested>(IdentityErasureEvents.requested, envelope.data)
-    const person = { tenant_id: envelope.tenant_id, ids: [e.customer_id, e.user_id], identifiers: e.identifiers }
-    const records = await recordsOfPerson(tx.db, svc.dialect, person)
-    for (const row of records) await maskRecord(tx.db, row, person)
-    await tx.emit(
-      AuditErasureEvents.reported,
-      {
-        erasure_id: e.erasure_id,
-        customer_id: e.customer_id,
-        service: 'audit',
-        counts: { records_masked: records.length },
-        completed_at: new Date().toISOString(),
-      },
-      { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id },
-    )
-  },
+  handlers: [
+    on(IdentityErasureEvents.requested, async ({ envelope, data: e }, tx, svc) => {
+      const person = { tenant_id: envelope.tenant_id, ids: [e.customer_id, e.user_id], identifiers: e.identifiers }
+      const records = await recordsOfPerson(tx.db, svc.dialect, person)
+      for (const row of records) await maskRecord(tx.db, row, person)
+      await tx.emit(
+        AuditErasureEvents.reported,
+        {
+          erasure_id: e.erasure_id,
+          customer_id: e.customer_id,
+          service: 'audit',
+          counts: { records_masked: records.length },
+          completed_at: new Date().toISOString(),
+        },
+        { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id },
+      )
+    }),
+  ],
 }

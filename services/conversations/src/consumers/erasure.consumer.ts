@@ -1,10 +1,5 @@
-import {
-  ErasureReportEvents,
-  type ErasureRequested,
-  erasurePayload,
-  IdentityErasureEvents,
-} from '@switchboard/contracts'
-import type { ConsumerDef } from '@switchboard/platform'
+import { ErasureReportEvents, IdentityErasureEvents } from '@switchboard/contracts'
+import { type ConsumerDef, on } from '@switchboard/platform'
 import type { ConversationsService } from '../context.ts'
 import {
   deleteUploadRows,
@@ -33,32 +28,32 @@ export const erasureConsumer: ConsumerDef<ConversationsService> = {
   subjects: [IdentityErasureEvents.requested.type],
   idempotency: 'inbox',
   options: (svc) => ({ maxDeliver: svc.config.consumer_max_deliver }),
-  async handle(svc, { envelope }, tx) {
-    if (envelope.type !== IdentityErasureEvents.requested.type) return
-    const e = erasurePayload<ErasureRequested>(IdentityErasureEvents.requested, envelope.data)
-    const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
-    const person = {
-      ids: [e.user_id, e.customer_id],
-      scope,
-      at: new Date(envelope.occurred_at).toISOString(),
-      version_id: envelope.id,
-    }
-    const sessions = await sessionIdsOf(tx.db, person)
-    const tickets = await ticketIdsOf(tx.db, person)
-    const uploads = await uploadIdsOf(tx.db, person, sessions, tickets)
-    const counts = { ...(await tombstoneSessions(tx.db, sessions)), ...(await forgetProjections(tx.db, person)) }
-    counts.uploads_deleted = await deleteUploadRows(tx.db, uploads)
-    if (svc.blobs.kind === 'file') for (const id of uploads) await svc.blobs.delete(id)
-    await tx.emit(
-      ConversationErasureEvents.reported,
-      {
-        erasure_id: e.erasure_id,
-        customer_id: e.customer_id,
-        service: 'conversations',
-        counts,
-        completed_at: new Date().toISOString(),
-      },
-      scope,
-    )
-  },
+  handlers: [
+    on(IdentityErasureEvents.requested, async ({ envelope, data: e }, tx, svc) => {
+      const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
+      const person = {
+        ids: [e.user_id, e.customer_id],
+        scope,
+        at: new Date(envelope.occurred_at).toISOString(),
+        version_id: envelope.id,
+      }
+      const sessions = await sessionIdsOf(tx.db, person)
+      const tickets = await ticketIdsOf(tx.db, person)
+      const uploads = await uploadIdsOf(tx.db, person, sessions, tickets)
+      const counts = { ...(await tombstoneSessions(tx.db, sessions)), ...(await forgetProjections(tx.db, person)) }
+      counts.uploads_deleted = await deleteUploadRows(tx.db, uploads)
+      if (svc.blobs.kind === 'file') for (const id of uploads) await svc.blobs.delete(id)
+      await tx.emit(
+        ConversationErasureEvents.reported,
+        {
+          erasure_id: e.erasure_id,
+          customer_id: e.customer_id,
+          service: 'conversations',
+          counts,
+          completed_at: new Date().toISOString(),
+        },
+        scope,
+      )
+    }),
+  ],
 }

@@ -1,5 +1,5 @@
-import { ERASURE_REPORTERS, type ErasureReported, erasurePayload } from '@switchboard/contracts'
-import type { ConsumerDef } from '@switchboard/platform'
+import { ERASURE_REPORTERS } from '@switchboard/contracts'
+import { type ConsumerDef, on } from '@switchboard/platform'
 import { applyErasureReport } from '../commands/erasure.commands.ts'
 import type { IdentityService } from '../context.ts'
 
@@ -12,9 +12,10 @@ export const erasureReports: ConsumerDef<IdentityService>[] = ERASURE_REPORTERS.
   stream: r.stream,
   subjects: [r.event.type],
   idempotency: 'inbox',
-  async handle(svc, { envelope }, tx) {
-    if (envelope.type !== r.event.type) return
-    const applied = await applyErasureReport(tx, erasurePayload<ErasureReported>(r.event, envelope.data))
-    if (!applied) svc.log.warn({ component: 'erasure', id: envelope.id }, 'report of an unknown erasure')
-  },
+  handlers: [
+    on(r.event, async ({ envelope, data }, tx, svc) => {
+      const applied = await applyErasureReport(tx, data)
+      if (!applied) svc.log.warn({ component: 'erasure', id: envelope.id }, 'report of an unknown erasure')
+    }),
+  ],
 }))

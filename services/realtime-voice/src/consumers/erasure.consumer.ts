@@ -1,10 +1,5 @@
-import {
-  ErasureReportEvents,
-  type ErasureRequested,
-  erasurePayload,
-  IdentityErasureEvents,
-} from '@switchboard/contracts'
-import type { ConsumerDef } from '@switchboard/platform'
+import { ErasureReportEvents, IdentityErasureEvents } from '@switchboard/contracts'
+import { type ConsumerDef, on } from '@switchboard/platform'
 import type { RealtimeService } from '../context.ts'
 import { eraseCalls } from '../db/erasure.repository.ts'
 
@@ -22,21 +17,21 @@ export const erasureConsumer: ConsumerDef<RealtimeService> = {
   stream: 'IDENTITY',
   subjects: [IdentityErasureEvents.requested.type],
   idempotency: 'inbox',
-  async handle(_svc, { envelope }, tx) {
-    if (envelope.type !== IdentityErasureEvents.requested.type) return
-    const e = erasurePayload<ErasureRequested>(IdentityErasureEvents.requested, envelope.data)
-    const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
-    const counts = await eraseCalls(tx.db, [e.user_id, e.customer_id], scope)
-    await tx.emit(
-      VoiceErasureEvents.reported,
-      {
-        erasure_id: e.erasure_id,
-        customer_id: e.customer_id,
-        service: 'realtime-voice',
-        counts,
-        completed_at: new Date().toISOString(),
-      },
-      scope,
-    )
-  },
+  handlers: [
+    on(IdentityErasureEvents.requested, async ({ envelope, data: e }, tx) => {
+      const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
+      const counts = await eraseCalls(tx.db, [e.user_id, e.customer_id], scope)
+      await tx.emit(
+        VoiceErasureEvents.reported,
+        {
+          erasure_id: e.erasure_id,
+          customer_id: e.customer_id,
+          service: 'realtime-voice',
+          counts,
+          completed_at: new Date().toISOString(),
+        },
+        scope,
+      )
+    }),
+  ],
 }

@@ -1,10 +1,5 @@
-import {
-  ErasureReportEvents,
-  type ErasureRequested,
-  erasurePayload,
-  IdentityErasureEvents,
-} from '@switchboard/contracts'
-import type { ConsumerDef } from '@switchboard/platform'
+import { ErasureReportEvents, IdentityErasureEvents } from '@switchboard/contracts'
+import { type ConsumerDef, on } from '@switchboard/platform'
 import type { TicketsService } from '../context.ts'
 import { ticketIdsOf, tombstoneTickets } from '../db/erasure.repository.ts'
 
@@ -23,24 +18,24 @@ export const erasureConsumer: ConsumerDef<TicketsService> = {
   stream: 'IDENTITY',
   subjects: [IdentityErasureEvents.requested.type],
   idempotency: 'inbox',
-  async handle(_svc, { envelope }, tx) {
-    if (envelope.type !== IdentityErasureEvents.requested.type) return
-    const e = erasurePayload<ErasureRequested>(IdentityErasureEvents.requested, envelope.data)
-    const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
-    const person = { ids: [e.user_id, e.customer_id], scope, at: new Date(envelope.occurred_at).toISOString() }
-    const tickets = await ticketIdsOf(tx.db, person)
-    const counts = await tombstoneTickets(tx.db, person, tickets)
-    await tx.emit(
-      TicketErasureEvents.reported,
-      {
-        erasure_id: e.erasure_id,
-        customer_id: e.customer_id,
-        service: 'tickets',
-        counts,
-        ticket_ids: tickets,
-        completed_at: new Date().toISOString(),
-      },
-      scope,
-    )
-  },
+  handlers: [
+    on(IdentityErasureEvents.requested, async ({ envelope, data: e }, tx) => {
+      const scope = { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id }
+      const person = { ids: [e.user_id, e.customer_id], scope, at: new Date(envelope.occurred_at).toISOString() }
+      const tickets = await ticketIdsOf(tx.db, person)
+      const counts = await tombstoneTickets(tx.db, person, tickets)
+      await tx.emit(
+        TicketErasureEvents.reported,
+        {
+          erasure_id: e.erasure_id,
+          customer_id: e.customer_id,
+          service: 'tickets',
+          counts,
+          ticket_ids: tickets,
+          completed_at: new Date().toISOString(),
+        },
+        scope,
+      )
+    }),
+  ],
 }
