@@ -322,7 +322,7 @@ async function run(
     stored,
   )
   const messages = new Map<string, Array<{ id: string; seq: number; content: string; visibility: string }>>()
-  for (const s of sessions) messages.set(s.id, await sessionMessages(kit.api, svc, s.id))
+  for (const s of sessions) messages.set(s.id, await sessionMessages(kit.api, svc, s.id, s.first))
   const contents = new Map<string, number>()
   for (const list of messages.values())
     for (const m of list) contents.set(m.content, (contents.get(m.content) ?? 0) + 1)
@@ -577,12 +577,18 @@ async function storedTickets(api: Api, svc: object, tag: string) {
 
 type Api = Awaited<ReturnType<typeof conversationsKit>>['api']
 
-async function sessionMessages(api: Api, svc: object, session: string) {
-  const out: Array<{ id: string; seq: number; content: string; visibility: string }> = []
-  let after = ''
+/**
+ * Every message of a session, oldest first: the opener, then the pages after it (without a cursor the list is the
+ * latest page only).
+ */
+async function sessionMessages(api: Api, svc: object, session: string, opener: string) {
+  const out: Array<{ id: string; seq: number; content: string; visibility: string }> = [
+    { id: opener, seq: 1, content: '', visibility: 'public' },
+  ]
+  let after = opener
   for (;;) {
     const r = must(
-      await api.get(`/api/omni/sessions/${session}/messages?limit=200${after ? `&after=${after}` : ''}`, svc),
+      await api.get(`/api/omni/sessions/${session}/messages?limit=200&after=${after}`, svc),
       200,
       'messages',
     )
