@@ -6,6 +6,7 @@
  * listeners to refetch what changed since the last `server_time` a list answered.
  */
 import { expireSession, getAccessToken, refreshAccessToken } from './http.ts'
+import { ResumePoint } from './resume-point.ts'
 
 export type HubState = 'idle' | 'connecting' | 'online' | 'reconnecting'
 
@@ -46,8 +47,8 @@ export class Hub {
   private readonly stateListeners = new Set<Listener<HubState>>()
   private readonly frameListeners = new Set<Listener<HubFrame>>()
   private readonly resyncListeners = new Set<Listener<string | null>>()
-  /** open conversations: how many views hold each, and the newest message seen in it */
-  private readonly joined = new Map<string, { holders: number; lastId: string | null; lastSeq: number }>()
+  /** open conversations: how many views hold each, and the point to resume after (see `noteMessage`) */
+  private readonly joined = new Map<string, { holders: number; resume: ResumePoint }>()
   private serverTime: string | null = null
 
   get state(): HubState {
@@ -107,7 +108,7 @@ export class Hub {
     const entry = this.joined.get(sessionId)
     if (entry) entry.holders++
     else {
-      this.joined.set(sessionId, { holders: 1, lastId: after ?? null, lastSeq: -1 })
+      this.joined.set(sessionId, { holders: 1, resume: new ResumePoint(after ?? null) })
       this.sendJoin(sessionId)
     }
     return () => {
@@ -120,13 +121,9 @@ export class Hub {
     }
   }
 
-  /** Record the newest message a view already has (e.g. from the history it fetched), for the next `after`. */
-  noteMessage(sessionId: string, messageId: string, seq: number): void {
-    const entry = this.joined.get(sessionId)
-    if (entry && seq > entry.lastSeq) {
-      entry.lastSeq = seq
-      entry.lastId = messageId
-    }
+  /** Record a message the console has, for the next `after` (resume-point.ts: only over messages held without a gap). */
+  noteMessage(sessionId: string, messageId: string, seq: number, now = Date.now()): void {
+    this.joined.get(sessionId)?.resume.note(messageId, seq, now)
   }
 
   /** Send a frame; false when the socket is not open (the caller shows it as not sent). */
@@ -140,7 +137,7 @@ export class Hub {
   private sendJoin(sessionId: string): void {
     const entry = this.joined.get(sessionId)
     const data: Record<string, string> = { session_id: sessionId }
-    if (entry?.lastId) data.after = entry.lastId
+    if (entry?.resume.after) data.after = entry.resume.after
     this.send({ type: 'join', data, session_id: sessionId })
   }
 
