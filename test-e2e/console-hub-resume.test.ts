@@ -1,8 +1,8 @@
-// The console's resume point (apps/console/src/lib/resume-point.ts, kept per joined conversation by lib/hub.ts): after a reconnect it rejoins each conversation with
+// The console's resume point (packages/contracts/src/hub-resume.ts, kept per joined conversation by the console's lib/hub.ts and the widget's chat store): after a reconnect it rejoins each conversation with
 // `after` = the newest message it holds with no gap before it, so a frame still on its way when the socket dropped
 // (frames can arrive out of order: two replicas publish one session's events) is sent again, not lost.
 import t from 'tap'
-import { GAP_GIVE_UP_MS, ResumePoint } from '../apps/console/src/lib/resume-point.ts'
+import { GAP_GIVE_UP_MS, ResumePoint } from '../packages/contracts/src/hub-resume.ts'
 
 t.test('the resume point moves only over messages held without a gap', async (t) => {
   const point = new ResumePoint('m0')

@@ -5,8 +5,9 @@
  * conversation with `after` = the last message it saw (the hub resumes without gap or duplicate) and tells resync
  * listeners to refetch what changed since the last `server_time` a list answered.
  */
+
+import { ResumePoint } from '@switchboard/contracts/hub-resume.ts'
 import { expireSession, getAccessToken, refreshAccessToken } from './http.ts'
-import { ResumePoint } from './resume-point.ts'
 
 export type HubState = 'idle' | 'connecting' | 'online' | 'reconnecting'
 
@@ -121,7 +122,7 @@ export class Hub {
     }
   }
 
-  /** Record a message the console has, for the next `after` (resume-point.ts: only over messages held without a gap). */
+  /** Record a message the console has, for the next `after` (contracts' hub-resume.ts: only over messages held without a gap). */
   noteMessage(sessionId: string, messageId: string, seq: number, now = Date.now()): void {
     this.joined.get(sessionId)?.resume.note(messageId, seq, now)
   }

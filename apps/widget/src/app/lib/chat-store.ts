@@ -8,6 +8,7 @@
  * history, and only then are the pending messages the history did not contain sent again. Before a session exists
  * only the first pending message goes out (it starts the session); the rest follow its `session` frame.
  */
+import { ResumePoint } from '@switchboard/contracts/hub-resume.ts'
 import { type ChatMessage, fromFrame, insert, last, MESSAGE_TYPES } from './messages.ts'
 import { load, type Saved, save } from './storage.ts'
 import type { Frame, SocketState, VisitorSocket } from './visitor-socket.ts'
@@ -71,6 +72,8 @@ export class ChatStore {
   private syncs = 0
   /** pending client ids sent on the current socket */
   private readonly sent = new Set<string>()
+  /** where the next rejoin resumes: the newest message held with no gap in the seqs before it (frames can come late) */
+  private resume: ResumePoint
   private typingTimer: ReturnType<typeof setTimeout> | null = null
   private lastReadSent = 0
 
@@ -84,6 +87,7 @@ export class ChatStore {
     this.hooks = hooks
     const saved = load(tenantId, workspaceId)
     this.credential = saved?.credential ?? null
+    this.resume = new ResumePoint(last(saved?.messages ?? [])?.id ?? null)
     this.state = {
       conn: 'connecting',
       sessionId: saved?.session_id ?? null,
@@ -144,7 +148,7 @@ export class ChatStore {
       this.flush()
       return
     }
-    const after = last(this.state.messages)?.id
+    const after = this.resume.after ?? last(this.state.messages)?.id
     const data: Record<string, string> = { session_id: sessionId, visitor_credential: this.credential }
     if (after) data.after = after
     this.syncToken = `sync-${++this.syncs}`
@@ -204,7 +208,10 @@ export class ChatStore {
       status: d.status ?? this.state.status,
       agentId: d.agent_id ?? null,
     }
-    if (fresh) Object.assign(patch, { messages: [], rated: false, seenSeq: 0, queue: null })
+    if (fresh) {
+      Object.assign(patch, { messages: [], rated: false, seenSeq: 0, queue: null })
+      this.resume = new ResumePoint(null)
+    }
     if (d.status === 'closed') Object.assign(patch, { queue: null, agentTyping: false })
     // open (again): the next close asks again
     if (d.status && d.status !== 'closed') Object.assign(patch, { rated: false, thanked: false })
@@ -227,6 +234,7 @@ export class ChatStore {
     if (f.session_id && this.state.sessionId && f.session_id !== this.state.sessionId) return
     const m = fromFrame(f.type, f.data)
     if (!m) return
+    this.resume.note(m.id, m.seq, Date.now())
     const before = this.state.messages
     const messages = insert(before, m)
     const patch: Partial<ChatState> = { messages }

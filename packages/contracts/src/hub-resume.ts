@@ -2,10 +2,12 @@
 export const GAP_GIVE_UP_MS = 30_000
 
 /**
- * Where a conversation's rejoin resumes (`after` of the hub's join): the newest message held with no gap before it.
+ * Where a client's rejoin of a conversation resumes (`after` of the hub's join frame; the console's hub and the
+ * widget's chat store keep one per conversation; a pure module, imported by its file so a bundle takes it alone):
+ * the newest message held with no gap before it.
  * Frames can arrive out of order (two replicas publish one session's events; seen up to 3.6 s late under load), and
  * resuming after the newest would lose one still on its way when the socket dropped. A gap that stays open
- * `GAP_GIVE_UP_MS` is taken as a seq this console is never sent, and passed over.
+ * `GAP_GIVE_UP_MS` is taken as a seq this client is never sent (an internal note, for a visitor), and passed over.
  */
 export class ResumePoint {
   /** the message to resume after; before the first frame, the one the view's history ended with */
