@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox'
 import { type Envelope, SYSTEM_ACTOR } from '@switchboard/contracts'
 import { type Delivery, isPoison, newEnvelope } from '@switchboard/events'
-import { inEachStorageMode, type Storage, storageFixture, waitFor } from '@switchboard/testing'
+import { inEachStorageMode, storageFixture, waitFor } from '@switchboard/testing'
 import type { Kysely } from 'kysely'
 import t from 'tap'
 import {
@@ -17,6 +17,7 @@ import {
   type ServiceBaseConfig,
   type ServiceContext,
 } from '../src/index.ts'
+import { baseConfig } from './helpers/base-config.ts'
 
 const logger = createRootLogger({ level: 'silent' })
 
@@ -110,22 +111,6 @@ function tallyService(log: Log) {
   })
 }
 
-function configFor(store: Storage): ServiceBaseConfig {
-  return {
-    service: 'tally',
-    host: '127.0.0.1',
-    port: 0,
-    log_level: 'silent',
-    environment: 'test',
-    internal_secret: 'internal-secret-for-tests-0123456789',
-    body_limit_bytes: 65_536,
-    inbox_retention_days: 7,
-    database: store.database,
-    cache: store.cache,
-    bus: store.bus,
-  } as ServiceBaseConfig
-}
-
 const SCOPE = { tenant_id: 'acme', workspace_id: 'support' }
 const envelopeOf = (type: string, data: unknown): Envelope =>
   newEnvelope({ type, ...SCOPE, actor: SYSTEM_ACTOR, data }) as Envelope
@@ -151,7 +136,7 @@ inEachStorageMode(t, 'typed, batched consumers', async (t, mode) => {
   const def = tallyConsumer(log)
 
   await t.test('a batch: one transaction, its unit of work flushed once; each event once (inbox)', async (t) => {
-    const app = await tally.build(configFor(store), { logger })
+    const app = await tally.build(baseConfig('tally', store), { logger })
     t.teardown(() => app.close())
     const svc = tally.contextOf(app) as TallyService
     const a = added('a', 2)
@@ -175,7 +160,7 @@ inEachStorageMode(t, 'typed, batched consumers', async (t, mode) => {
   })
 
   await t.test('a batch with an event that throws: rolled back whole, then one by one', async (t) => {
-    const app = await tally.build(configFor(store), { logger })
+    const app = await tally.build(baseConfig('tally', store), { logger })
     t.teardown(() => app.close())
     const svc = tally.contextOf(app) as TallyService
     log.opened = 0
@@ -191,7 +176,7 @@ inEachStorageMode(t, 'typed, batched consumers', async (t, mode) => {
   })
 
   await t.test('a payload off its contract never enters a batch: PoisonMessageError', async (t) => {
-    const app = await tally.build(configFor(store), { logger })
+    const app = await tally.build(baseConfig('tally', store), { logger })
     t.teardown(() => app.close())
     const svc = tally.contextOf(app) as TallyService
     log.opened = 0
@@ -212,7 +197,7 @@ inEachStorageMode(t, 'typed, batched consumers', async (t, mode) => {
 
   await t.test('on the bus: batches of the backlog, poison dead-lettered at once, a failure alone', async (t) => {
     // 60 events published at once: while one batch commits, the consumer's lanes gather the next
-    const app = await tally.build(configFor(store), { logger })
+    const app = await tally.build(baseConfig('tally', store), { logger })
     t.teardown(() => app.close())
     const svc = tally.contextOf(app) as TallyService
     log.opened = 0

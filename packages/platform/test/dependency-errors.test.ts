@@ -15,6 +15,7 @@ import {
   type ServiceBaseConfig,
   type ServiceContext,
 } from '../src/index.ts'
+import { baseConfig } from './helpers/base-config.ts'
 
 type ProbeService = ServiceContext<ServiceBaseConfig, { probes: { id: string } }>
 
@@ -80,20 +81,7 @@ async function probeApp(t: Test, store: Storage, over: Partial<ServiceBaseConfig
     level: 'warn',
     destination: { write: (l: string) => void lines.push(JSON.parse(l)) },
   })
-  const config = {
-    service: 'probe',
-    host: '127.0.0.1',
-    port: 0,
-    log_level: 'warn',
-    environment: 'test',
-    internal_secret: 'internal-secret-for-tests-0123456789',
-    body_limit_bytes: 65_536,
-    inbox_retention_days: 7,
-    database: store.database,
-    cache: store.cache,
-    bus: store.bus,
-    ...over,
-  } as ServiceBaseConfig
+  const config = baseConfig('probe', store, { log_level: 'warn', ...over })
   const app = await probe.build(config, { logger })
   t.teardown(() => app.close())
   await app.ready()

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox'
 import { signInternalPrincipal } from '@switchboard/auth'
 import { type Envelope, PRINCIPAL_HEADER, type Principal } from '@switchboard/contracts'
 import { createMemoryBus, type EventBus } from '@switchboard/events'
-import { inEachStorageMode, type Storage, storageFixture, waitFor } from '@switchboard/testing'
+import { inEachStorageMode, storageFixture, waitFor } from '@switchboard/testing'
 import type { Kysely } from 'kysely'
 import t from 'tap'
 import {
@@ -20,8 +20,8 @@ import {
   systemCaller,
   type WorkerDef,
 } from '../src/index.ts'
+import { baseConfig, TEST_SECRET } from './helpers/base-config.ts'
 
-const secret = 'internal-secret-for-tests-0123456789'
 const logger = createRootLogger({ level: 'silent' })
 
 const NoteEvents = {
@@ -114,30 +114,14 @@ function notesService(
   })
 }
 
-function configFor(store: Storage): ServiceBaseConfig {
-  return {
-    service: 'notes',
-    host: '127.0.0.1',
-    port: 0,
-    log_level: 'silent',
-    environment: 'test',
-    internal_secret: secret,
-    body_limit_bytes: 65_536,
-    inbox_retention_days: 7,
-    database: store.database,
-    cache: store.cache,
-    bus: store.bus,
-  } as ServiceBaseConfig
-}
-
 inEachStorageMode(t, 'descriptor', async (t, mode) => {
   const store = await storageFixture(t, mode, 'dsc')
   const notes = notesService()
-  const app = await notes.build(configFor(store), { logger })
+  const app = await notes.build(baseConfig('notes', store), { logger })
   t.teardown(() => app.close())
   await app.ready()
   const svc = notes.contextOf(app)
-  const headers = { [PRINCIPAL_HEADER]: await signInternalPrincipal(secret, principal) }
+  const headers = { [PRINCIPAL_HEADER]: await signInternalPrincipal(TEST_SECRET, principal) }
 
   t.test('a change and its checked event commit together; the consumer applies it once', async (t) => {
     const res = await app.inject({ method: 'POST', url: '/api/notes', headers, payload: { id: 'n1', body: 'hello' } })
@@ -224,7 +208,7 @@ t.test('workers: on schedule, never overlapping, awaited on close, counted', asy
     },
   }
   const notes = notesService([slow])
-  const app = await notes.build(configFor(store), { logger })
+  const app = await notes.build(baseConfig('notes', store), { logger })
   await app.ready()
   await waitFor(async () => runs >= 3)
   t.equal(most, 1, 'a run never starts while the previous one is going')
@@ -271,7 +255,7 @@ inEachStorageMode(
         order.push('consumed during shutdown')
       },
     })
-    const app = await notes.build(configFor(store), { logger })
+    const app = await notes.build(baseConfig('notes', store), { logger })
     t.teardown(() => app.close())
     await app.ready()
     await waitFor(() => started)
@@ -284,7 +268,7 @@ inEachStorageMode(
       },
     })
     const sub = mode === 'postgres' ? await storageFixture(t, mode, 'sdf') : store
-    const other = await failing.build({ ...configFor(store), database: sub.database }, { logger })
+    const other = await failing.build({ ...baseConfig('notes', store), database: sub.database }, { logger })
     await other.ready()
     await t.resolves(other.close(), 'a failing shutdown is logged; the rest still stops and closes')
   },
@@ -314,7 +298,7 @@ inEachStorageMode(t, 'one-replica workers run on one replica per interval', asyn
     ['a', 'b'].map(async (replica) => {
       const sub = mode === 'postgres' ? await storageFixture(t, mode, `lease${replica}`) : store
       const app = await notesService([worker(replica)]).build(
-        { ...configFor(store), database: sub.database },
+        { ...baseConfig('notes', store), database: sub.database },
         { logger, cache, ...(bus ? { bus } : {}) },
       )
       t.teardown(() => app.close())

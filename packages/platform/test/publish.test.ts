@@ -2,7 +2,7 @@
 // like `tx.emit`. On both storage modes (NATS and the in-process bus).
 import { Type } from '@sinclair/typebox'
 import type { Envelope } from '@switchboard/contracts'
-import { inEachStorageMode, type Storage, storageFixture } from '@switchboard/testing'
+import { inEachStorageMode, storageFixture } from '@switchboard/testing'
 import type { Kysely } from 'kysely'
 import t from 'tap'
 import {
@@ -12,6 +12,7 @@ import {
   type ServiceBaseConfig,
   systemCaller,
 } from '../src/index.ts'
+import { baseConfig } from './helpers/base-config.ts'
 
 const logger = createRootLogger({ level: 'silent' })
 
@@ -31,25 +32,9 @@ const pings = defineService<ServiceBaseConfig, unknown>({
   routes: {},
 })
 
-function configFor(store: Storage): ServiceBaseConfig {
-  return {
-    service: 'pings',
-    host: '127.0.0.1',
-    port: 0,
-    log_level: 'silent',
-    environment: 'test',
-    internal_secret: 'internal-secret-for-tests-0123456789',
-    body_limit_bytes: 65_536,
-    inbox_retention_days: 7,
-    database: store.database,
-    cache: store.cache,
-    bus: store.bus,
-  } as ServiceBaseConfig
-}
-
 inEachStorageMode(t, 'svc.publish', async (t, mode) => {
   const store = await storageFixture(t, mode, 'pub')
-  const app = await pings.build(configFor(store), { logger })
+  const app = await pings.build(baseConfig('pings', store), { logger })
   t.teardown(() => app.close())
   await app.ready()
   const svc = pings.contextOf(app)

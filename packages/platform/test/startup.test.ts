@@ -17,6 +17,7 @@ import {
   type ServiceContext,
   systemCaller,
 } from '../src/index.ts'
+import { baseConfig } from './helpers/base-config.ts'
 
 const PingEvents = { sent: { type: 'pings.ping.sent', data: Type.Object({ n: Type.Integer() }) } } as const
 type PingDb = { seen: { event_id: string } }
@@ -92,19 +93,7 @@ async function pingsApp(t: Test, bus: EventBus) {
     level: 'info',
     destination: { write: (l: string) => void lines.push(JSON.parse(l)) },
   })
-  const config = {
-    service: 'pings',
-    host: '127.0.0.1',
-    port: 0,
-    log_level: 'info',
-    environment: 'test',
-    internal_secret: 'internal-secret-for-tests-0123456789',
-    body_limit_bytes: 65_536,
-    inbox_retention_days: 7,
-    database: store.database,
-    cache: store.cache,
-    bus: store.bus,
-  } as ServiceBaseConfig
+  const config = baseConfig('pings', store, { log_level: 'info' })
   const app = await pings.build(config, { logger, bus })
   t.teardown(() => app.close())
   return { app, lines, svc: pings.contextOf(app) }
