@@ -363,6 +363,21 @@ t.test('a 390×844 phone: open is full screen and follows the visual viewport (k
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('Emulation.setPageScaleFactor', { pageScaleFactor: 2 })
   await page.waitForFunction(() => (globalThis as any).visualViewport.scale > 1.5, undefined, { timeout: WAIT_MS })
+  // the loader follows the viewport's resize event: give it that event before reading (failed once read at once)
+  await page
+    .waitForFunction(
+      () => {
+        const g = globalThis as any
+        const r = g.document
+          .querySelector('switchboard-widget')
+          .shadowRoot.querySelector('iframe')
+          .getBoundingClientRect()
+        return Math.round(r.width) === Math.round(g.visualViewport.width)
+      },
+      undefined,
+      { timeout: WAIT_MS },
+    )
+    .catch(() => undefined)
   const seen = await page.evaluate(() => {
     const g = globalThis as any
     const v = g.visualViewport
