@@ -56,6 +56,8 @@ export const IdentityErrors = {
   // Operator administration.
   RoleNotGrantable: createError('IDENTITY_ROLE_NOT_GRANTABLE', '%s', 403),
   LastAdmin: createError('IDENTITY_LAST_ADMIN', '%s', 409),
+  // A staff role for a user with no agent record (it would sign in through its customer binding, without staff rights).
+  AgentRequired: createError('IDENTITY_AGENT_REQUIRED', '%s', 409),
   // One answer for an unknown, used or expired link: which of them it was says nothing useful to a guesser.
   SetPasswordTokenInvalid: createError(
     'IDENTITY_SET_PASSWORD_TOKEN_INVALID',

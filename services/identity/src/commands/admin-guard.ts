@@ -8,6 +8,7 @@ import {
   isAdmin,
   losesAdmin,
   mayGrantAdmin,
+  staffBindingRefusal,
 } from '../domain/admin-reach.ts'
 import { IdentityErrors } from '../errors.ts'
 import type { IdentityTx } from './identity-tx.ts'
@@ -54,4 +55,13 @@ export async function requireAnotherAdmin(tx: IdentityTx, before: UserRow, after
       ? `the last active administrator of tenant ${reach} cannot be demoted or deactivated`
       : 'the last active platform administrator cannot be demoted or deactivated',
   )
+}
+
+/** 409 IDENTITY_AGENT_REQUIRED when `next` is a staff role the user could not sign in as (no agent record). */
+export async function requireStaffBinding(tx: IdentityTx, target: UserRow, next: AdminGrant): Promise<void> {
+  const refusal = staffBindingRefusal(
+    next,
+    (await listBindings(tx.db, target.id)).map((b) => b.kind),
+  )
+  if (refusal) throw new IdentityErrors.AgentRequired(refusal)
 }

@@ -10,7 +10,7 @@ import { callerReach, mayGrantAdmin, PLATFORM } from '../domain/admin-reach.ts'
 import { unknowablePassword } from '../domain/usernames.ts'
 import { IdentityErrors } from '../errors.ts'
 import type { CreateOperatorBody, RoleBody } from '../schemas/operators.schemas.ts'
-import { lockAdministrators, requireAnotherAdmin, requireManageable } from './admin-guard.ts'
+import { lockAdministrators, requireAnotherAdmin, requireManageable, requireStaffBinding } from './admin-guard.ts'
 import { publishUserTokenState, setUserRole } from './revocation.ts'
 import { ensureScopeForRecords } from './scope-registry.ts'
 import { issueSetPasswordLink } from './set-password.commands.ts'
@@ -102,7 +102,8 @@ function nextReach(caller: Caller, before: UserRow, body: RoleBody): string {
  * PUT /api/security/users/:id/role. The user's tokens are revoked (token_version + 1: old tokens carried the old
  * permissions) and identity.user.role_changed is announced. The last active administrator of the platform or of a
  * tenant stays (409); a tenant administrator changes users of its tenant only (others 404) and grants no wider
- * admin (403). The same role and reach again changes nothing.
+ * admin (403); a staff role needs an agent record to sign in with (409 IDENTITY_AGENT_REQUIRED: a customer is bound
+ * with POST /api/agents first). The same role and reach again changes nothing.
  */
 export function changeUserRole(svc: IdentityService, caller: Caller, userId: string, body: RoleBody) {
   if (body.platform_admin && body.role !== ROLES.admin) throw notPlatformRole()
@@ -115,6 +116,7 @@ export function changeUserRole(svc: IdentityService, caller: Caller, userId: str
       throw notGrantable()
     await requireManageable(tx, before, next)
     if (before.role === next.role && before.admin_tenant_id === next.admin_tenant_id) return { before, after: before }
+    await requireStaffBinding(tx, before, next)
     await requireAnotherAdmin(tx, before, next)
     const after = await setUserRole(tx, userId, next.role, body.reason ?? 'role_changed', next.admin_tenant_id)
     return { before, after: after ?? before }

@@ -1,3 +1,4 @@
+import { STAFF_ROLES } from '@switchboard/auth'
 import type { Principal } from '@switchboard/contracts'
 
 /**
@@ -59,4 +60,17 @@ export function grantRefusal(
 export function losesAdmin(before: AdminGrant, after: AdminGrant | undefined): boolean {
   if (!isAdmin(before)) return false
   return !after || !isAdmin(after) || after.admin_tenant_id !== before.admin_tenant_id
+}
+
+/**
+ * Why `next` (a staff role: agent, supervisor, admin) would leave the user without a place to sign in as staff, given
+ * the kinds of its bindings; undefined when it would not. Staff act through an agent record: signed in through a
+ * customer binding a staff role is an end user there, with no staff permissions (domain/tokens.ts), so a role change
+ * does not make a customer staff — it is refused until `POST /api/agents` has bound the user (which makes a customer
+ * an agent). A platform administrator with no binding at all signs in unscoped and needs none.
+ */
+export function staffBindingRefusal(next: AdminGrant, bindingKinds: readonly string[]): string | undefined {
+  if (!STAFF_ROLES.includes(next.role) || bindingKinds.includes('agent')) return undefined
+  if (isAdmin(next) && next.admin_tenant_id === PLATFORM && bindingKinds.length === 0) return undefined
+  return `role ${next.role} needs an agent record: the user has none, so it would still sign in as a customer; bind it first with POST /api/agents`
 }

@@ -283,4 +283,56 @@ inEachStorageMode(t, 'operators: accounts, roles, the last admin', async (t, mod
     t.equal(globex.res.statusCode, 403)
     t.equal(code(globex.res), 'IDENTITY_SCOPE_NOT_BOUND')
   })
+
+  await t.test('a staff role needs an agent record: a customer is bound first, not promoted', async (t) => {
+    const cora = await req('POST', '/api/customers', c.platformInAcme, {
+      name: 'Cora',
+      email: 'cora@acme.test',
+      username: 'cora',
+      password: PASSWORD,
+    })
+    t.equal(cora.statusCode, 201, cora.body)
+    const id = cora.json().user_id as string
+    const versionBefore = (await tokenState(app, { user_id: id })).user?.token_version
+    for (const body of [{ role: 'supervisor' }, { role: 'agent' }, { role: 'admin', platform_admin: true }]) {
+      const refused = await setRole(c.platformInAcme, id, body)
+      t.equal(refused.statusCode, 409, `${JSON.stringify(body)}: ${refused.body}`)
+      t.match(refused.json(), {
+        code: 'IDENTITY_AGENT_REQUIRED',
+        message: new RegExp(`role ${body.role} needs an agent record.*POST /api/agents`),
+      })
+    }
+    const state = await req('GET', `/api/security/users/${id}`, c.platformInAcme)
+    t.equal(state.json().role, 'customer', 'nothing changed')
+    t.equal((await tokenState(app, { user_id: id })).user?.token_version, versionBefore, 'no token revoked')
+    t.notOk(claimsOf((await loginUser(app, 'cora')).body.token).permissions?.includes('tickets.write'), 'a customer')
+
+    // Bound as an agent of acme/support (POST /api/agents makes a customer an agent), it may be promoted.
+    t.equal((await req('POST', '/api/agents', c.platformInAcme, { user_id: id })).statusCode, 201)
+    const promoted = await setRole(c.platformInAcme, id, { role: 'supervisor' })
+    t.equal(promoted.statusCode, 200, promoted.body)
+    const claims = claimsOf((await loginUser(app, 'cora', {}, acmeSupport)).body.token)
+    t.match(claims, { roles: ['supervisor'], tenant_id: 'acme', workspace_id: 'support' })
+    t.notOk('principal_kind' in claims, 'signed in through its agent record, not as an end user')
+    t.ok(claims.permissions.includes('workspace.supervise'), 'with the supervisor’s permissions')
+    await rec.find('identity.user.role_changed', (d: any) => d.user_id === id && d.role === 'supervisor')
+    const changes = rec.events.filter((e) => e.type === 'identity.user.role_changed' && (e.data as any).user_id === id)
+    t.same(
+      changes.map((e) => (e.data as any).role),
+      ['agent', 'supervisor'],
+      'the refused changes announced nothing: the binding, then the promotion',
+    )
+
+    // A platform administrator with no binding at all signs in unscoped and needs no agent record; an agent would.
+    const lone = await operator(c.platform, {
+      username: 'lone',
+      role: 'admin',
+      platform_admin: true,
+      password: PASSWORD,
+    })
+    t.equal(lone.statusCode, 201, lone.body)
+    const loneId = lone.json().user.id as string
+    t.equal((await setRole(c.platform, loneId, { role: 'admin', platform_admin: true })).statusCode, 200)
+    t.equal(code(await setRole(c.platform, loneId, { role: 'agent' })), 'IDENTITY_AGENT_REQUIRED')
+  })
 })
