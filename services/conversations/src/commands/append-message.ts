@@ -41,7 +41,22 @@ export async function appendMessage(
     .where('id', '=', session.id)
     .returning('message_count')
     .executeTakeFirstOrThrow()
-  const seq = Number(counted.message_count)
+  session.message_count = Number(counted.message_count)
+  session.last_message_at = created_at
+  session.updated_at = created_at
+  return appendCounted(tx, session, input)
+}
+
+/**
+ * `appendMessage` for a session whose count this message has raised already, in this transaction (countMessage:
+ * the locking update that returns the row): the message is its `message_count`th, written at its
+ * `last_message_at`, and its event.
+ */
+export async function appendCounted(
+  tx: Tx<ConversationsDatabase>,
+  session: SessionRow,
+  input: NewMessage,
+): Promise<Message> {
   const message: Message = {
     id: newId(),
     session_id: session.id,
@@ -51,12 +66,10 @@ export async function appendMessage(
     content: input.content,
     metadata: input.metadata ?? {},
     visibility: input.visibility ?? 'public',
-    seq,
-    created_at,
+    seq: Number(session.message_count),
+    created_at: session.last_message_at ?? nowIso(),
   }
   await insertMessage(tx.db, message, session)
-  session.message_count = seq
-  session.last_message_at = message.created_at
   // `seq` travels with the event: readers resume and de-duplicate by it; `visibility` tells them who may see it
   await tx.emit(
     ConversationEvents.messageCreated,

@@ -12,8 +12,8 @@ import type { InternalMessageBody, InternalMessageResult } from '../schemas/inte
 import type { PostMessageBody } from '../schemas/messages.schemas.ts'
 import type { Message, Session } from '../schemas/sessions.schemas.ts'
 import { joinRole, mayPost, mayRead, type Party } from './access.ts'
-import { appendMessage } from './append-message.ts'
-import { lockSession } from './load-session.ts'
+import { appendCounted, appendMessage } from './append-message.ts'
+import { countMessage } from './load-session.ts'
 
 /** Size and kind rules, before any row is touched: 413 past the content bound, 400 for metadata or kind. */
 export function checkMessage(
@@ -46,7 +46,8 @@ export function postAgentMessage(
   const { internal, ...m } = body
   checkMessage(svc, { sender: 'agent', ...m })
   return svc.transaction(caller, async (tx) => {
-    const row = await lockSession(tx, id)
+    // counted and locked in one statement; a refusal below throws and the transaction takes the count back
+    const row = await countMessage(tx, id)
     if (!caller.principal) throw new ConversationErrors.NotAssignedToYou(id)
     if (internal === true) {
       // a note is for colleagues: any staff of the scope may leave one, in a closed session too (a wrap-up)
@@ -55,7 +56,7 @@ export function postAgentMessage(
       if (!mayPost(caller.principal, row)) throw new ConversationErrors.NotAssignedToYou(id)
       if (admission('agent', row) !== 'post') throw new ConversationErrors.SessionClosed(id)
     }
-    const message = await appendMessage(tx, row, {
+    const message = await appendCounted(tx, row, {
       sender: 'agent',
       sender_id: caller.actor.user_id,
       kind: m.kind,

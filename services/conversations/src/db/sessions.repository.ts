@@ -54,6 +54,25 @@ export async function findSessionRowForUpdate(
   return tx.forUpdate(sessionById(tx.db, id, scope)).executeTakeFirst()
 }
 
+/**
+ * One more message in the session of `scope`: its `message_count` raised (the new message's `seq`) and
+ * `last_message_at`/`updated_at` set to `at`, the row returned as it now is and locked until `tx` ends — one
+ * statement for what a locking read and an update did. Another tenant's session is not found, like a missing one.
+ * A caller that then refuses the message throws, and the transaction takes the count back.
+ */
+export async function countMessageIn(
+  tx: Tx<ConversationsDatabase>,
+  id: string,
+  scope: Scope,
+  at: string,
+): Promise<SessionRow | undefined> {
+  const counting = tx.db
+    .updateTable('sessions')
+    .set((eb) => ({ message_count: eb('message_count', '+', 1), last_message_at: at, updated_at: at }))
+    .where('id', '=', id)
+  return whereScope(counting, scope).returningAll().executeTakeFirst()
+}
+
 export async function updateSession(db: Db, id: string, patch: Partial<SessionRow>): Promise<void> {
   await db.updateTable('sessions').set(patch).where('id', '=', id).execute()
 }

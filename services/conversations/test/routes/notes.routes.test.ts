@@ -89,11 +89,18 @@ inEachStorageMode(t, 'internal notes', async (t, mode) => {
   t.test('a note in a closed session; another scope is 404; audited', async (t) => {
     const s = await customerSession()
     t.equal((await post(`/api/omni/sessions/${s.id}/close`, {}, h.supervisor)).statusCode, 200)
+    const counted = async () => (await get(`/api/omni/sessions/${s.id}`)).json()
+    const before = await counted()
     t.equal((await post(`/api/omni/sessions/${s.id}/messages`, { content: 'reply' }, h.supervisor)).statusCode, 409)
+    t.equal((await counted()).message_count, before.message_count, 'a refused reply is not counted')
     const wrap = await post(`/api/omni/sessions/${s.id}/messages`, { content: 'wrap-up', internal: true })
     t.equal(wrap.statusCode, 201, 'a wrap-up note after closing')
+    t.equal(wrap.json().seq, before.message_count + 1, 'the next seq: the refusal left no gap')
     const foreign = await post(`/api/omni/sessions/${s.id}/messages`, { content: 'x', internal: true }, h.other)
     t.equal(foreign.statusCode, 404)
+    const after = await counted()
+    t.equal(after.message_count, before.message_count + 1, 'nor is a note refused outside the scope')
+    t.equal(after.last_message_at, wrap.json().created_at, 'the last message is the note')
     const record = await waitFor(() =>
       audits.find(
         (a) => a.data.resource_id === s.id && a.data.status_code === 201 && a.data.action === 'workspace.messages',
