@@ -1,8 +1,8 @@
 import type { Envelope } from '@switchboard/contracts'
 import { newId, PoisonMessageError } from '@switchboard/platform'
 import type { AuditService } from '../context.ts'
-import { insertAuditLog } from '../db/audit-logs.repository.ts'
 import { recordFromEnvelope } from '../domain/record.ts'
+import { storeAuditRecord } from './store-record.ts'
 
 /** What became of one audit event: stored, already stored (a redelivery), or refused for good. */
 export type RecordOutcome = 'stored' | 'duplicate'
@@ -11,7 +11,8 @@ export type RecordOutcome = 'stored' | 'duplicate'
  * Stores one audit event, once (unique `event_id`), with its text made storable. An event off its contract can
  * never be stored: it is logged at error level with its ids and refused with a `PoisonMessageError`, which the bus
  * dead-letters at once (alert `EventBusPoisonMessages`) and the gateway's hand-over reports back. Anything else
- * that fails (the database) throws as it is and is retried.
+ * that fails (the database) throws as it is and is retried. A record about a person erased before it arrived is
+ * stored masked (commands/store-record.ts).
  */
 export async function recordAuditEvent(
   svc: AuditService,
@@ -46,7 +47,13 @@ export async function recordAuditEvent(
       'audit record stored with NUL characters or unpaired surrogates replaced by markers',
     )
   }
-  const inserted = await insertAuditLog(svc.db, result.record)
+  const { inserted, masked } = await storeAuditRecord(svc, result.record)
+  if (masked) {
+    svc.log.info(
+      { component: 'audit-recorder', source, event_id: envelope.id, action: result.record.action },
+      'audit record of an erased person masked on arrival',
+    )
+  }
   if (!inserted) svc.log.debug({ component: 'audit-recorder', event_id: envelope.id }, 'audit event already recorded')
   return inserted ? 'stored' : 'duplicate'
 }

@@ -15,7 +15,7 @@ export interface AuditFilters {
   range: DateRange
 }
 
-const toAuditLog = (row: Selectable<AuditLogsTable>): AuditLog => ({
+export const toAuditLog = (row: Selectable<AuditLogsTable>): AuditLog => ({
   ...row,
   success: toBool(row.success),
   sanitised: toBool(row.sanitised),
@@ -24,17 +24,20 @@ const toAuditLog = (row: Selectable<AuditLogsTable>): AuditLog => ({
   after_json: fromJson(row.after_json, null),
 })
 
+/** The row of a record as the table takes it. */
+export const auditLogRow = (record: AuditLog) => ({
+  ...record,
+  sanitised: record.sanitised === true,
+  request_json: toJson(record.request_json),
+  before_json: toJson(record.before_json),
+  after_json: toJson(record.after_json),
+})
+
 /** Inserts unless a record of the same event exists; true when a row was written. */
 export async function insertAuditLog(db: Db, record: AuditLog): Promise<boolean> {
   const result = await db
     .insertInto('audit_logs')
-    .values({
-      ...record,
-      sanitised: record.sanitised === true,
-      request_json: toJson(record.request_json),
-      before_json: toJson(record.before_json),
-      after_json: toJson(record.after_json),
-    })
+    .values(auditLogRow(record))
     .onConflict((oc) => oc.column('event_id').doNothing())
     .executeTakeFirst()
   return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0

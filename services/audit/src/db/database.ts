@@ -31,7 +31,27 @@ export interface AuditLogsTable {
   event_id: string
 }
 
+/** A hash of an erased person's id, identifier or resource (domain/erased-subjects.ts); no clear personal data. */
+export interface AuditErasedSubjectsTable {
+  tenant_id: string
+  /** SHA-256 (hex) of the tenant and the subject's lower-cased words */
+  digest: string
+  kind: 'id' | 'identifier' | 'resource'
+  /** how many words: the window the recorder hashes a record's text by */
+  tokens: number
+  erasure_id: string
+  erased_at: Timestamp
+}
+
+/** Raised whenever a tenant's erased subjects change: a replica's cache read at an older epoch is stale. */
+export interface AuditErasureEpochsTable {
+  tenant_id: string
+  epoch: number
+}
+
 /** Only this service's tables (docs/architecture.md §1, rule 1); outbox and inbox belong to @switchboard/events. */
 export interface AuditDatabase {
   audit_logs: AuditLogsTable
+  audit_erased_subjects: AuditErasedSubjectsTable
+  audit_erasure_epochs: AuditErasureEpochsTable
 }

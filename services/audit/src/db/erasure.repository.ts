@@ -1,6 +1,7 @@
 import { type Dialect, fromJson, likeOperator, toJson } from '@switchboard/platform'
 import { type ExpressionBuilder, type Kysely, type Selectable, sql, type Transaction } from 'kysely'
 import { maskPerson } from '../domain/erasure-mask.ts'
+import type { AuditLog } from '../schemas/audit.schemas.ts'
 import type { AuditDatabase, AuditLogsTable } from './database.ts'
 
 type Db = Kysely<AuditDatabase> | Transaction<AuditDatabase>
@@ -32,7 +33,11 @@ function mentions(eb: ExpressionBuilder<AuditDatabase, 'audit_logs'>, dialect: D
  * identifiers anywhere in the payload or snapshots), and every record of a resource such a record named — a session
  * or ticket created for them, whose later records (messages, comments) carry only its id.
  */
-export async function recordsOfPerson(db: Db, dialect: Dialect, p: ErasedPerson): Promise<Row[]> {
+export async function recordsOfPerson(
+  db: Db,
+  dialect: Dialect,
+  p: ErasedPerson,
+): Promise<{ rows: Row[]; resources: string[] }> {
   const base = () => db.selectFrom('audit_logs').selectAll().where('tenant_id', '=', p.tenant_id)
   const needles = [...p.ids, ...p.identifiers.filter((i) => i.length >= 3)]
   const direct = await base()
@@ -44,7 +49,22 @@ export async function recordsOfPerson(db: Db, dialect: Dialect, p: ErasedPerson)
   const related = resources.length ? await base().where('resource_id', 'in', resources).execute() : []
   const byId = new Map<string, Row>()
   for (const r of [...direct, ...related]) byId.set(r.id, r)
-  return [...byId.values()]
+  return { rows: [...byId.values()], resources }
+}
+
+/** Writes a record's masked JSON and, when it is the person's own request, its emptied address and agent. */
+export async function updateMaskedRecord(db: Db, r: AuditLog): Promise<void> {
+  await db
+    .updateTable('audit_logs')
+    .set({
+      request_json: toJson(r.request_json),
+      before_json: toJson(r.before_json),
+      after_json: toJson(r.after_json),
+      client_ip: r.client_ip,
+      user_agent: r.user_agent,
+    })
+    .where('id', '=', r.id)
+    .execute()
 }
 
 /** Masks one record in place (see domain/erasure-mask.ts); the person's own requests lose address and agent. */

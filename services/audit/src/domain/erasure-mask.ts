@@ -30,10 +30,17 @@ const PERSONAL_KEYS = new Set([
 /**
  * A record's JSON with the person masked: every occurrence of their identifiers in any string, and — when the record
  * is about them (`whole`) — every personal field's value, wherever it is nested. Keys, ids, numbers and the record's
- * shape stay: the audit trail keeps the action, not the person.
+ * shape stay: the audit trail keeps the action, not the person. `identifiers` is the clear list (the erasure
+ * consumer) or a function that masks a string (the recorder's hashed list, domain/erased-subjects.ts).
  */
-export function maskPerson(value: unknown, identifiers: readonly string[], whole: boolean): unknown {
-  if (typeof value === 'string') return maskIdentifiers(value, identifiers)
+export function maskPerson(
+  value: unknown,
+  identifiers: readonly string[] | ((text: string) => string),
+  whole: boolean,
+): unknown {
+  if (typeof value === 'string') {
+    return typeof identifiers === 'function' ? identifiers(value) : maskIdentifiers(value, identifiers)
+  }
   if (Array.isArray(value)) return value.map((v) => maskPerson(v, identifiers, whole))
   if (value === null || typeof value !== 'object') return value
   const out: Record<string, unknown> = {}
