@@ -5,76 +5,16 @@
 // customer's activity, the upload, the ticket, its comments and the ticket search, the ratings, the audit log and its
 // details — returns the person's name, e-mail, phone or what they wrote, and statistics' totals are what they were.
 // Erasing again answers with the first erasure; an agent is refused (403); another tenant's admin gets the 404 of a
-// customer that does not exist.
+// customer that does not exist. A tenant's erasure of itself: erasure-tenant.test.ts.
 import { BUILT_SERVICES } from '@switchboard/contracts'
-import { sql } from 'kysely'
-import type { Test } from 'tap'
 import { login } from './harness/auth.ts'
 import { switchboard } from './harness/cli.ts'
-import { conversationsKit, getUpload, must, PNG, postUpload, type Scope } from './harness/conversations-kit.ts'
-import { type CallOptions, type Client, until } from './harness/http.ts'
+import { conversationsKit, getUpload, must, PNG, postUpload } from './harness/conversations-kit.ts'
+import { clean, leaks, markersIn, settledTotals, tenantAdmin } from './harness/erasure-kit.ts'
+import { until } from './harness/http.ts'
 import { isError, sameAs } from './harness/identity-kit.ts'
 import { inEachMode } from './harness/modes.ts'
 import { createTicket } from './harness/tickets-kit.ts'
-
-const TOTALS = [
-  'total_customers',
-  'total_agents',
-  'total_tickets',
-  'total_sessions',
-  'today_messages',
-  'open_tickets',
-  'active_sessions',
-  'customer_satisfaction',
-] as const
-
-/** What a body must not contain once the person is erased: every marker, case-insensitive. */
-function leaks(body: unknown, markers: readonly string[]): string[] {
-  const text = JSON.stringify(body ?? null).toLowerCase()
-  return markers.filter((m) => text.includes(m.toLowerCase()))
-}
-
-function clean(t: Test, what: string, body: unknown, markers: readonly string[]) {
-  t.same(leaks(body, markers), [], `${what}: none of the person's data`)
-}
-
-/** An administrator of a tenant of its own (registered first), logged in through the gateway. */
-async function tenantAdmin(api: Client, service: string, scope: Scope, username: string) {
-  const password = `Pw-${username}-0123456789`
-  const inScope = { token: service, headers: { 'x-tenant-id': scope.tenant_id, 'x-workspace-id': scope.workspace_id } }
-  must(
-    await api.post(
-      '/api/security/tenants',
-      { id: scope.tenant_id, workspaces: [{ id: scope.workspace_id }] },
-      {
-        token: service,
-      },
-    ),
-    201,
-    `tenant ${scope.tenant_id}`,
-  )
-  must(
-    await api.post(
-      '/api/security/users',
-      { username, email: `${username}@e2e.example.com`, role: 'admin', password },
-      inScope,
-    ),
-    201,
-    `admin ${username}`,
-  )
-  return { token: (await login(api, username, password)).token }
-}
-
-/** The dashboard's totals once `ready` holds, or the last ones after 30 s (the assertion that follows shows them). */
-async function settledTotals(api: Client, auth: CallOptions, ready: (b: any) => boolean) {
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    const r = await api.get('/api/statistics/dashboard', auth)
-    const totals = r.status === 200 ? Object.fromEntries(TOTALS.map((k) => [k, r.body[k]])) : { status: r.status }
-    if ((r.status === 200 && ready(r.body)) || Date.now() > deadline) return totals
-    await new Promise((res) => setTimeout(res, 200))
-  }
-}
 
 inEachMode('erasure: a customer erased everywhere, totals kept', {}, async (t, system) => {
   const kit = await conversationsKit(system)
@@ -197,25 +137,7 @@ inEachMode('erasure: a customer erased everywhere, totals kept', {}, async (t, s
     return r.status === 200 && leaks(r.body, [name, said]).length === 2 ? r.body : undefined
   })
 
-  /** Every table of a unit's own database read whole: which hold one of the markers (and how many were read). */
-  async function personIn(service: string) {
-    const { db, dialect, close } = await system.serviceDatabase(service)
-    try {
-      const tables =
-        dialect === 'postgres'
-          ? await sql<{ name: string }>`select table_name as name from information_schema.tables
-              where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db)
-          : await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)
-      const found: string[] = []
-      for (const { name } of tables.rows) {
-        const hits = leaks(await db.selectFrom(name).selectAll().execute(), markers)
-        if (hits.length) found.push(`${name}: ${hits.length} marker(s)`)
-      }
-      return { tables: tables.rows.length, found }
-    } finally {
-      await close()
-    }
-  }
+  const personIn = (service: string) => markersIn(system, service, markers)
 
   t.test('before: the databases hold the person (what the scan after the erasure must not find)', async (t) => {
     for (const service of ['identity', 'conversations', 'tickets', 'audit']) {
@@ -390,41 +312,6 @@ inEachMode('erasure: a customer erased everywhere, totals kept', {}, async (t, s
   t.test("statistics' totals are unchanged", async (t) => {
     const after = await settledTotals(api, staff, () => true)
     t.same(after, before)
-  })
-
-  t.test('a tenant deletes itself: every customer erased, the tenant disabled', async (t) => {
-    const gone = kit.freshScope('erc')
-    const goneAdmin = await tenantAdmin(api, kit.service, gone, `erc_admin_${suffix}`)
-    const leaving = `Leopold Leaving ${suffix}`
-    const c = must(
-      await api.post('/api/customers', { name: leaving, email: `leopold_${suffix}@e2e.example.com` }, kit.svc(gone)),
-      201,
-      'customer of the leaving tenant',
-    ) as { id: string; user_id: string }
-    const s = await kit.hub(gone).open(`Hello from ${leaving}`, c.user_id)
-    isError(
-      t,
-      await api.post(`/api/security/tenants/${gone.tenant_id}/erasure`, undefined, { token: foreignAdmin.token }),
-      404,
-      'IDENTITY_TENANT_NOT_FOUND',
-    )
-    const r = await api.post(`/api/security/tenants/${gone.tenant_id}/erasure`, undefined, { token: goneAdmin.token })
-    t.equal(r.status, 202, r.text)
-    t.match(r.body, { tenant_id: gone.tenant_id, status: 'disabled', started: 1 })
-    const platform = { token: kit.service }
-    const done = await until(
-      "the tenant's erasures completed",
-      async () => {
-        const x = await api.get(`/api/security/tenants/${gone.tenant_id}/erasure`, platform)
-        return x.body?.erasures?.completed === 1 ? x.body : undefined
-      },
-      30_000,
-    )
-    t.match(done, { status: 'disabled', erasures: { in_progress: 0, completed: 1 } })
-    const refused = await api.get('/api/customers', { token: goneAdmin.token })
-    t.ok([401, 403].includes(refused.status), `its administrator's token is refused (${refused.status})`)
-    const thread = must(await api.get(`/api/omni/sessions/${s.session.id}/messages`, kit.svc(gone)), 200, 'messages')
-    clean(t, "the leaving tenant's conversation", thread, [leaving])
   })
 
   t.test('erasing again answers with the first erasure', async (t) => {

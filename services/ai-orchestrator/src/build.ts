@@ -5,6 +5,7 @@ import { type AiConfig, loadConfig } from './config.ts'
 import { configOverrides } from './consumers/config-overrides.consumer.ts'
 import { conversationReplies } from './consumers/conversation-replies.consumer.ts'
 import { AiErasureEvents, erasureConsumer } from './consumers/erasure.consumer.ts'
+import { AiTenantErasureEvents, tenantErasureConsumer } from './consumers/erasure-tenant.consumer.ts'
 import { ticketIndex } from './consumers/ticket-index.consumer.ts'
 import type { AiParts } from './context.ts'
 import type { AiDatabase } from './db/database.ts'
@@ -35,7 +36,7 @@ export const aiOrchestrator = defineService<AiConfig, AiDatabase, AiParts>({
   migrations,
   // RealtimeSignalEvents: answers being written are streamed to conversations' sockets as the hub's signals, on the
   // hub's stream (consumers/answer-stream.ts)
-  events: [AiEvents, RealtimeSignalEvents, AiErasureEvents],
+  events: [AiEvents, RealtimeSignalEvents, AiErasureEvents, AiTenantErasureEvents],
   streams: [HUB_STREAM],
   context(base) {
     const { config, cache } = base
@@ -90,7 +91,7 @@ export const aiOrchestrator = defineService<AiConfig, AiDatabase, AiParts>({
     protected: [aiRoutes, knowledgeDocRoutes, assistRoutes, effectiveConfigRoutes],
     public: [publicKbRoutes, helpCentreRoutes],
   },
-  consumers: [configOverrides, conversationReplies, ticketIndex, erasureConsumer],
+  consumers: [configOverrides, conversationReplies, ticketIndex, erasureConsumer, tenantErasureConsumer],
   shutdown: async (svc) => {
     await svc.usage.close()
     await svc.conversations?.close()

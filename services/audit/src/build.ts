@@ -3,6 +3,7 @@ import { defineService } from '@switchboard/platform'
 import { type AuditConfig, loadConfig } from './config.ts'
 import { auditRecorder } from './consumers/audit-recorder.consumer.ts'
 import { AuditErasureEvents, erasureConsumer } from './consumers/erasure.consumer.ts'
+import { AuditTenantErasureEvents, tenantErasureConsumer } from './consumers/erasure-tenant.consumer.ts'
 import type { AuditDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
 import { auditRoutes } from './routes/audit.routes.ts'
@@ -21,9 +22,9 @@ export const audit = defineService<AuditConfig, AuditDatabase>({
   unit: UNITS.audit,
   loadConfig,
   migrations,
-  events: [AuditErasureEvents],
+  events: [AuditErasureEvents, AuditTenantErasureEvents],
   routes: { protected: [auditRoutes, internalRoutes, customerExportRoutes] },
-  consumers: [auditRecorder, erasureConsumer],
+  consumers: [auditRecorder, erasureConsumer, tenantErasureConsumer],
   workers: [retentionWorker],
 })
 

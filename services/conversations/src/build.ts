@@ -8,6 +8,7 @@ import { agentsProjection } from './consumers/agents.consumer.ts'
 import { customerTickets } from './consumers/customer-tickets.consumer.ts'
 import { customersProjection } from './consumers/customers.consumer.ts'
 import { ConversationErasureEvents, erasureConsumer } from './consumers/erasure.consumer.ts'
+import { ConversationTenantErasureEvents, tenantErasureConsumer } from './consumers/erasure-tenant.consumer.ts'
 import { ticketLinks } from './consumers/ticket-links.consumer.ts'
 import type { ConversationsExtras } from './context.ts'
 import type { ConversationsDatabase } from './db/database.ts'
@@ -35,7 +36,7 @@ export const conversations = defineService<ConversationsConfig, ConversationsDat
   unit: UNITS.conversations,
   loadConfig,
   migrations,
-  events: [ConversationEvents, ConversationErasureEvents],
+  events: [ConversationEvents, ConversationErasureEvents, ConversationTenantErasureEvents],
   context: (svc) => ({
     blobs: createBlobStore(svc),
     queueKicks: createQueueKicks((scope, signal) => processQueue(svc, scope, { signal }), svc.log),
@@ -65,7 +66,14 @@ export const conversations = defineService<ConversationsConfig, ConversationsDat
     optional: [uploadRoutes],
     public: [widgetRoutes],
   },
-  consumers: [agentsProjection, customersProjection, ticketLinks, customerTickets, erasureConsumer],
+  consumers: [
+    agentsProjection,
+    customersProjection,
+    ticketLinks,
+    customerTickets,
+    erasureConsumer,
+    tenantErasureConsumer,
+  ],
   workers: [queueWorker],
   // after the workers stopped, while consumers still run: a kick they make now is refused, running passes end
   shutdown: async (svc) => {

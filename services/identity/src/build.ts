@@ -1,4 +1,4 @@
-import { IdentityErasureEvents, IdentityEvents, UNITS } from '@switchboard/contracts'
+import { IdentityErasureEvents, IdentityEvents, IdentityTenantErasureEvents, UNITS } from '@switchboard/contracts'
 import { defineService } from '@switchboard/platform'
 import { seedDemo } from './commands/seed.commands.ts'
 import { type IdentityConfig, loadConfig } from './config.ts'
@@ -6,6 +6,7 @@ import { agentLoad } from './consumers/agent-load.consumer.ts'
 import { agentRatings } from './consumers/agent-ratings.consumer.ts'
 import { configOverrides } from './consumers/config-overrides.consumer.ts'
 import { erasureReports } from './consumers/erasure-reports.consumer.ts'
+import { tenantCacheErasure, tenantErasureReports } from './consumers/erasure-tenant.consumer.ts'
 import { type IdentityExtras, identityExtras } from './context.ts'
 import type { IdentityDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
@@ -36,7 +37,7 @@ export const identity = defineService<IdentityConfig, IdentityDatabase, Identity
   unit: UNITS.identity,
   loadConfig,
   migrations,
-  events: [IdentityEvents, IdentityErasureEvents],
+  events: [IdentityEvents, IdentityErasureEvents, IdentityTenantErasureEvents],
   context: identityExtras,
   routes: {
     public: [authPublicRoutes],
@@ -57,7 +58,7 @@ export const identity = defineService<IdentityConfig, IdentityDatabase, Identity
       customerExportRoutes,
     ],
   },
-  consumers: [agentRatings, configOverrides, agentLoad, ...erasureReports],
+  consumers: [agentRatings, configOverrides, agentLoad, ...erasureReports, ...tenantErasureReports, tenantCacheErasure],
   workers: [denylistCleanup],
   startup: seedOnStartup,
   seed: (svc, opts) => seedDemo(svc, opts),

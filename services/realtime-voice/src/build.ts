@@ -2,6 +2,7 @@ import { HUB_STREAM, RealtimeSignalEvents, UNITS, VoiceEvents } from '@switchboa
 import { conversationsClient, createServiceClient, defineService } from '@switchboard/platform'
 import { loadConfig, type RealtimeConfig } from './config.ts'
 import { erasureConsumer, VoiceErasureEvents } from './consumers/erasure.consumer.ts'
+import { tenantErasureConsumer, VoiceTenantErasureEvents } from './consumers/erasure-tenant.consumer.ts'
 import type { RealtimeExtras } from './context.ts'
 import type { RealtimeDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
@@ -22,7 +23,7 @@ export const realtimeVoice = defineService<RealtimeConfig, RealtimeDatabase, Rea
   loadConfig,
   migrations,
   // the hub's signals are published straight to the bus (hub/signals.ts), on its own short-lived stream
-  events: [VoiceEvents, RealtimeSignalEvents, VoiceErasureEvents],
+  events: [VoiceEvents, RealtimeSignalEvents, VoiceErasureEvents, VoiceTenantErasureEvents],
   streams: [HUB_STREAM],
   context: (svc) => {
     const conversations = conversationsClient(
@@ -59,7 +60,7 @@ export const realtimeVoice = defineService<RealtimeConfig, RealtimeDatabase, Rea
     }
   },
   routes: { protected: [statsRoutes, webrtcRoutes, voiceRoutes, customerExportRoutes], optional: [socketRoutes] },
-  consumers: [erasureConsumer],
+  consumers: [erasureConsumer, tenantErasureConsumer],
   startup: (svc) => svc.hub.start(),
   shutdown: async (svc) => {
     await svc.hub.close()

@@ -3,6 +3,7 @@ import { createServiceClient, defineService } from '@switchboard/platform'
 import { loadConfig, type TicketsConfig } from './config.ts'
 import { directoryProjection } from './consumers/directory.consumer.ts'
 import { erasureConsumer, TicketErasureEvents } from './consumers/erasure.consumer.ts'
+import { TicketTenantErasureEvents, tenantErasureConsumer } from './consumers/erasure-tenant.consumer.ts'
 import { slaConversationsConsumer } from './consumers/sla-conversations.consumer.ts'
 import { slaDirectoryConsumer } from './consumers/sla-directory.consumer.ts'
 import { ticketSessionsProjection } from './consumers/ticket-sessions.consumer.ts'
@@ -36,7 +37,7 @@ export const tickets = defineService<TicketsConfig, TicketsDatabase, TicketsPart
   unit: UNITS.tickets,
   loadConfig,
   migrations,
-  events: [TicketEvents, TicketSlaEvents, TicketSatisfactionEvents, TicketErasureEvents],
+  events: [TicketEvents, TicketSlaEvents, TicketSatisfactionEvents, TicketErasureEvents, TicketTenantErasureEvents],
   context: (base) => {
     const urls = base.config.identity_urls
     if (urls.length === 0) base.log.warn('UPSTREAM_IDENTITY is not set: the widget cannot leave messages as tickets')
@@ -77,6 +78,7 @@ export const tickets = defineService<TicketsConfig, TicketsDatabase, TicketsPart
     slaDirectoryConsumer,
     slaConversationsConsumer,
     erasureConsumer,
+    tenantErasureConsumer,
   ],
   workers: [slaMonitorWorker, countCompactionWorker],
   shutdown: async (svc) => {

@@ -90,3 +90,52 @@ export const ERASURE_PERMISSION = 'customers.erase'
 export function holdsErasurePermission(permissions: readonly string[]): boolean {
   return permissions.includes('*') || permissions.includes(ERASURE_PERMISSION)
 }
+
+/**
+ * A tenant erasing itself (identity's `POST /api/security/tenants/:id/erasure`): besides each customer's own erasure,
+ * every unit removes everything personal it holds of the tenant — staff, anonymous visitors, free text, documents,
+ * uploads, cached keys — and reports with its own `tenant_erasure.reported`.
+ */
+export const TenantErasureRequested = Type.Object({
+  tenant_erasure_id: Type.String(),
+  tenant_id: Type.String(),
+  /** the tenant's staff and customers' user ids (audit empties the records done by them of their address) */
+  user_ids: Type.Array(Type.String()),
+  /** what the tenant's staff, tenant and workspaces were called (names, e-mails, login names): masked in free text */
+  identifiers: Type.Array(Type.String()),
+})
+export type TenantErasureRequested = Static<typeof TenantErasureRequested>
+
+/** One unit's account of a tenant's erasure. */
+export const TenantErasureReported = Type.Object({
+  tenant_erasure_id: Type.String(),
+  tenant_id: Type.String(),
+  service: Type.String(),
+  counts: Type.Record(Type.String(), Type.Integer({ minimum: 0 })),
+  completed_at: Type.String(),
+})
+export type TenantErasureReported = Static<typeof TenantErasureReported>
+
+export const IdentityTenantErasureEvents = {
+  requested: { type: 'identity.tenant.erasure_requested', data: TenantErasureRequested },
+} as const
+
+export const TenantErasureReportEvents = {
+  conversations: { type: 'conversations.tenant_erasure.reported', data: TenantErasureReported },
+  tickets: { type: 'tickets.tenant_erasure.reported', data: TenantErasureReported },
+  audit: { type: 'audit.tenant_erasure.reported', data: TenantErasureReported },
+  ai: { type: 'ai.tenant_erasure.reported', data: TenantErasureReported },
+  realtime: { type: 'realtime.tenant_erasure.reported', data: TenantErasureReported },
+} as const
+
+/**
+ * The units a tenant's erasure waits for besides identity's own two parts (its records, and the tenant's keys in the
+ * shared Redis, `cache`), with the stream each reports on.
+ */
+export const TENANT_ERASURE_REPORTERS = [
+  { service: 'conversations', stream: 'CONVERSATIONS', event: TenantErasureReportEvents.conversations },
+  { service: 'tickets', stream: 'TICKETS', event: TenantErasureReportEvents.tickets },
+  { service: 'audit', stream: 'AUDIT', event: TenantErasureReportEvents.audit },
+  { service: 'ai-orchestrator', stream: 'AI', event: TenantErasureReportEvents.ai },
+  { service: 'realtime-voice', stream: 'REALTIME', event: TenantErasureReportEvents.realtime },
+] as const

@@ -178,6 +178,24 @@ export interface CustomerErasureReportsTable {
   reported_at: Timestamp
 }
 
+/** A tenant's erasure of itself (migration 0007): ids only, like a customer's. */
+export interface TenantErasuresTable {
+  id: string
+  tenant_id: string
+  requested_by: string
+  /** in_progress until every unit of TENANT_ERASURE_REPORTERS reported, then completed */
+  status: string
+  requested_at: Timestamp
+  completed_at: Timestamp | null
+}
+
+export interface TenantErasureReportsTable {
+  tenant_erasure_id: string
+  service: string
+  counts: string
+  reported_at: Timestamp
+}
+
 /** Only identity's own tables (docs/architecture.md §1, rule 1). */
 export interface IdentityDatabase {
   users: UsersTable
@@ -193,4 +211,6 @@ export interface IdentityDatabase {
   agent_sessions: AgentSessionsTable
   customer_erasures: CustomerErasuresTable
   customer_erasure_reports: CustomerErasureReportsTable
+  tenant_erasures: TenantErasuresTable
+  tenant_erasure_reports: TenantErasureReportsTable
 }

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { callerOf, type RouteModule } from '@switchboard/platform'
-import { eraseTenant } from '../commands/tenant-erasure.commands.ts'
+import { eraseTenant, tenantErasureReport } from '../commands/tenant-erasure.commands.ts'
 import type { IdentityService } from '../context.ts'
+import { findTenantErasure } from '../db/erasure-tenant.repository.ts'
 import { tenantErasureCounts } from '../db/erasures.repository.ts'
 import { findTenant } from '../db/tenants.repository.ts'
 import { IdentityErrors } from '../errors.ts'
@@ -10,7 +11,19 @@ import { auditAs, managementErrors, requireAccess } from './access.ts'
 
 const tags = ['tenants']
 
-/** A tenant's erasure: the tenant's status, and its customers' erasures by state (ids and counts only). */
+const Counts = Type.Record(Type.String(), Type.Integer({ minimum: 0 }))
+
+/** The tenant's own part: what each unit removed of it, and the units still to report (ids and counts only). */
+const TenantReportSchema = Type.Object({
+  id: Type.String(),
+  status: Type.Union([Type.Literal('in_progress'), Type.Literal('completed')]),
+  requested_at: Type.String(),
+  completed_at: Type.Union([Type.String(), Type.Null()]),
+  services: Type.Array(Type.Object({ service: Type.String(), counts: Counts, reported_at: Type.String() })),
+  pending: Type.Array(Type.String()),
+})
+
+/** A tenant's erasure: the tenant's status, its customers' erasures by state, and its own report. */
 const TenantErasureSchema = Type.Object({
   tenant_id: Type.String(),
   status: Type.String({ description: 'the tenant: disabled once erased' }),
@@ -20,12 +33,15 @@ const TenantErasureSchema = Type.Object({
     in_progress: Type.Integer({ minimum: 0 }),
     completed: Type.Integer({ minimum: 0 }),
   }),
+  /** absent for a tenant never erased */
+  report: Type.Optional(TenantReportSchema),
 })
 
 /**
  * `POST /api/security/tenants/:tenant_id/erasure`: a tenant deletes itself (its administrator, or a platform
- * operator) — every customer erased, the tenant disabled (services/identity/README.md, "Erasure and export").
- * `GET` the same path: how far its customers' erasures are (a platform operator: the tenant's own tokens are refused
+ * operator) — every customer erased, its staff, documents, free text and cached keys removed by every unit, the
+ * tenant disabled (services/identity/README.md, "Erasure and export").
+ * `GET` the same path: how far its customers' erasures and its own are (a platform operator: the tenant's own tokens are refused
  * once it is disabled). Another tenant answers 404 like a missing one.
  */
 export const tenantErasureRoutes: RouteModule<IdentityService> = async (app, svc) => {
@@ -33,7 +49,9 @@ export const tenantErasureRoutes: RouteModule<IdentityService> = async (app, svc
 
   async function view(tenantId: string, status: string, started: number) {
     const counts = await tenantErasureCounts(svc.db, tenantId)
+    const erasure = await findTenantErasure(svc.db, tenantId)
     return {
+      ...(erasure ? { report: await tenantErasureReport(svc.db, erasure) } : {}),
       tenant_id: tenantId,
       status,
       started,

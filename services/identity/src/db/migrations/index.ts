@@ -5,6 +5,7 @@ import * as m0003 from './20261124_0003_agent_ratings.ts'
 import * as m0004 from './20261124_0004_scoped_session_risk.ts'
 import * as m0005 from './20261127_0005_agent_sessions.ts'
 import * as m0006 from './20261127_0006_customer_erasures.ts'
+import * as m0007 from './20261127_0007_tenant_erasures.ts'
 
 /** Forward-only, in name order; a new migration is a new file added here. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '20261124_0004_scoped_session_risk': m0004,
   '20261127_0005_agent_sessions': m0005,
   '20261127_0006_customer_erasures': m0006,
+  '20261127_0007_tenant_erasures': m0007,
 }
