@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto'
 import t from 'tap'
 import { login } from '../harness/auth.ts'
 import { client, until } from '../harness/http.ts'
+import { platformOperator } from '../harness/platform-operator.ts'
 import {
   checkAxe,
   consoleSystem,
@@ -151,6 +152,85 @@ t.test('an admin creates an agent, edits it, revokes its sessions and deactivate
     t.pass(`${action} is in the audit log`)
   }
 })
+
+t.test(
+  'a platform operator makes a person a platform-wide administrator and back; a tenant-bound admin may not',
+  async (t) => {
+    const operator = await platformOperator(system, api, suffix)
+    const username = `plat_${suffix}`
+    const name = `Plat ${suffix}`
+    const password = `Pw-plat-${suffix}-0123456789`
+    const made = await api.post(
+      '/api/security/users',
+      { username, email: `${username}@e2e.example.com`, name, role: 'agent', password },
+      { token: admin.token },
+    )
+    t.equal(made.status, 201, made.text)
+    const id = made.body.user.id as string
+    const stateOf = async () =>
+      (await api.post('/api/security/users/query', { user_ids: [id] }, { token: operator.login.token })).body.items[0]
+    const openEditor = async (page: Awaited<ReturnType<typeof newPage>>) => {
+      const row = page
+        .getByRole('table', { name: 'Agents and operators' })
+        .getByRole('row')
+        .filter({ hasText: username })
+      await row.getByRole('button', { name: `Edit ${name}` }).click()
+      const editor = page.getByRole('region', { name: `Edit ${name}` })
+      await editor.getByRole('button', { name: 'Change role' }).waitFor({ timeout: WAIT_MS })
+      return { row, editor }
+    }
+
+    // the demo admin's session is bound to its tenant (it acts as that tenant's administrator): no such control,
+    // and the API refuses the grant anyway
+    const tenantBound = await newPage(t, browser, system)
+    await loginAs(tenantBound, system.admin, '/admin/people')
+    const bound = await openEditor(tenantBound)
+    t.equal(
+      await bound.editor.getByRole('checkbox', { name: 'Platform-wide administrator' }).count(),
+      0,
+      'no platform-wide control for a tenant-bound session',
+    )
+    const refused = await api.put(
+      `/api/security/users/${id}/role`,
+      { role: 'admin', platform_admin: true },
+      { token: admin.token },
+    )
+    t.equal(refused.status, 403, refused.text)
+    t.equal(refused.body.code, 'IDENTITY_ROLE_NOT_GRANTABLE')
+
+    // the platform operator (a session bound to no tenant) grants it on the page
+    const page = await newPage(t, browser, system)
+    await loginAs(page, operator, '/admin/people')
+    const { row, editor } = await openEditor(page)
+    const platform = editor.getByRole('checkbox', { name: 'Platform-wide administrator' })
+    t.ok(await platform.isDisabled(), 'only an administrator can be platform-wide')
+    await editor.getByRole('combobox', { name: 'Role' }).selectOption('admin')
+    await platform.check()
+    await checkAxe(t, page, 'the platform-wide administrator control')
+    await editor.getByRole('button', { name: 'Change role' }).click()
+    await editor.getByRole('status').filter({ hasText: 'Role changed' }).waitFor({ timeout: WAIT_MS })
+    t.match(await stateOf(), { role: 'admin', admin_tenant_id: '' }, 'the API has a platform-wide administrator')
+    await row.getByRole('cell', { name: 'Administrator (platform-wide)' }).waitFor({ timeout: WAIT_MS })
+    const theirs = await login(api, username, password)
+    const claims = JSON.parse(Buffer.from(theirs.token.split('.')[1]!, 'base64url').toString())
+    t.equal(claims.admin_reach, 'platform', "the person's next token is a platform administrator's")
+    const record = await until('the grant in the audit log', async () => {
+      const res = await api.get(`/api/audit/logs?action=security.users_role&page_size=50`, {
+        token: operator.login.token, // its act is recorded in its own (unscoped) scope
+      })
+      return (res.body.data as any[] | undefined)?.find((r) => r.resource_id === id && r.success) // not the refused attempt
+    })
+    const after = typeof record.after_json === 'string' ? JSON.parse(record.after_json) : record.after_json
+    t.match(after, { role: 'admin', admin_tenant_id: '' }, 'audited with its reach')
+
+    // and back to agent
+    await editor.getByRole('combobox', { name: 'Role' }).selectOption('agent')
+    t.ok(await platform.isDisabled(), 'the control off for an agent')
+    await editor.getByRole('button', { name: 'Change role' }).click()
+    await row.getByRole('cell', { name: 'Agent', exact: true }).waitFor({ timeout: WAIT_MS })
+    t.match(await stateOf(), { role: 'agent', admin_tenant_id: '' }, 'the API has an agent again')
+  },
+)
 
 t.test('an agent sees no People link; the URL says not permitted and the API refuses', async (t) => {
   const page = await newPage(t, browser, system)

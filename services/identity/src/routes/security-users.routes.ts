@@ -85,6 +85,7 @@ export const securityUserRoutes: RouteModule<IdentityService> = async (app, svc)
           username: u.username,
           name: u.name,
           role: u.role,
+          admin_tenant_id: u.admin_tenant_id,
           status: u.status,
           token_version: Number(u.token_version),
           next_token_version: Number(u.token_version) + 1,

@@ -33,6 +33,8 @@ export const UserQueryItem = Type.Object({
   username: Type.String(),
   name: Type.String(),
   role: Type.String(),
+  /** for role admin: '' platform-wide, else the tenant it administers ('' for every other role) */
+  admin_tenant_id: Type.String(),
   status: Type.String(),
   token_version: Type.Integer(),
   next_token_version: Type.Integer(),

@@ -57,6 +57,7 @@ inEachStorageMode(t, 'security users surface', async (t, mode) => {
     t.equal(body.count, 2)
     const a = body.items.find((i: any) => i.user_id === alice.user_id)
     t.same(Object.keys(a).sort(), [
+      'admin_tenant_id',
       'last_login',
       'name',
       'next_token_version',
@@ -68,6 +69,7 @@ inEachStorageMode(t, 'security users surface', async (t, mode) => {
       'username',
     ])
     t.equal(a.username, 'alice')
+    t.equal(a.admin_tenant_id, '', "'' for a role other than admin")
     t.equal(a.next_token_version, a.token_version + 1)
     const mixed = await post('/api/security/users/query', who.acmeAdmin, { user_ids: [alice.user_id, gina.user_id] })
     t.equal(mixed.statusCode, 404)

@@ -1,5 +1,6 @@
 /** Identity's staff APIs (services/identity README "Security surface" and "Operators"), through the gateway. */
-import { api, type Page } from '../../lib/http.ts'
+import { claimsOf } from '../../lib/access.ts'
+import { api, getAccessToken, type Page } from '../../lib/http.ts'
 
 export interface AgentRecord {
   id: string
@@ -16,7 +17,22 @@ export interface UserState {
   username: string
   name: string
   role: string
+  /** for role admin: '' platform-wide, else the tenant it administers */
+  admin_tenant_id?: string
   status: string
+}
+
+/** An administrator of every tenant (role admin, no tenant of its own). */
+export const platformWide = (u: Pick<UserState, 'role' | 'admin_tenant_id'>) =>
+  u.role === 'admin' && u.admin_tenant_id === ''
+
+/**
+ * Whether this session may make someone a platform-wide administrator: identity grants it to a caller whose token
+ * is platform-wide and names no tenant (a platform administrator signed in to one tenant acts as that tenant's).
+ */
+export function grantsPlatformAdmin(): boolean {
+  const claims = claimsOf(getAccessToken())
+  return claims?.admin_reach === 'platform' && !claims.tenant_id
 }
 
 export interface Person {
@@ -49,8 +65,12 @@ export const createPerson = (body: { username: string; email: string; name: stri
 export const updateAgent = (id: string, body: { department: string; skills: string[]; max_concurrent: number }) =>
   api<AgentRecord>(`/api/agents/${encodeURIComponent(id)}`, { method: 'PUT', body })
 
-export const changeRole = (userId: string, role: string) =>
-  api<unknown>(`/api/security/users/${encodeURIComponent(userId)}/role`, { method: 'PUT', body: { role } })
+/** A new role; `platformAdmin` (role admin only) asks for a platform-wide administrator. */
+export const changeRole = (userId: string, role: string, platformAdmin = false) =>
+  api<unknown>(`/api/security/users/${encodeURIComponent(userId)}/role`, {
+    method: 'PUT',
+    body: role === 'admin' && platformAdmin ? { role, platform_admin: true } : { role },
+  })
 
 export const setStatus = (userId: string, status: 'active' | 'inactive') =>
   api<unknown>(`/api/security/users/${encodeURIComponent(userId)}/status`, { method: 'PUT', body: { status } })

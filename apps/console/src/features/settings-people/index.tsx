@@ -1,8 +1,9 @@
 /**
  * The people section of the admin area (a lazy chunk, `/admin/people`): the workspace's agents and operators (agent
  * records with their account's role and status), a new person (the set-password link shown once), and per person
- * skills, capacity, department, role, deactivate/reactivate and "Revoke sessions". Each control is shown only to a
- * user holding the permission its API demands (the API checks again).
+ * skills, capacity, department, role (a platform-wide administrator too, for a platform session), deactivate/reactivate
+ * and "Revoke sessions". Each control is shown only to a user holding the permission its API demands (the API checks
+ * again).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
@@ -13,8 +14,10 @@ import {
   type Created,
   changeRole,
   createPerson,
+  grantsPlatformAdmin,
   listPeople,
   type Person,
+  platformWide,
   revokeSessions,
   setStatus,
   updateAgent,
@@ -125,6 +128,7 @@ function EditPerson({ person, onClose }: { person: Person; onClose(): void }) {
   const [skills, setSkills] = useState(agent.skills.join(', '))
   const [capacity, setCapacity] = useState(String(agent.max_concurrent))
   const [role, setRole] = useState(user?.role ?? 'agent')
+  const [platform, setPlatform] = useState(user ? platformWide(user) : false)
   const [note, setNote] = useState('')
   const [error, setError] = useState<unknown>(null)
   const name = agent.name || user?.username || agent.id
@@ -197,9 +201,20 @@ function EditPerson({ person, onClose }: { person: Person; onClose(): void }) {
               ))}
             </select>
           </label>
+          {grantsPlatformAdmin() && (
+            <label>
+              <input
+                type="checkbox"
+                checked={role === 'admin' && platform}
+                disabled={role !== 'admin'}
+                onChange={(e) => setPlatform(e.target.checked)}
+              />
+              {t('people.field.platform')}
+            </label>
+          )}
           <button
             type="button"
-            onClick={() => void run(() => changeRole(user.user_id, role), t('people.role.changed'))}
+            onClick={() => void run(() => changeRole(user.user_id, role, platform), t('people.role.changed'))}
           >
             {t('people.role.change')}
           </button>
@@ -277,7 +292,9 @@ export function PeopleScreen(_props: { path: string }) {
                 <tr key={agent.id} data-user={user?.username}>
                   <td>{name}</td>
                   <td>{user?.username ?? ''}</td>
-                  <td>{user ? t(`people.role.${user.role}`) : ''}</td>
+                  <td>
+                    {user ? (platformWide(user) ? t('people.role.platform') : t(`people.role.${user.role}`)) : ''}
+                  </td>
                   <td>{user?.status === 'inactive' ? t('people.status.inactive') : t('people.status.active')}</td>
                   <td>{agent.department}</td>
                   <td>{agent.skills.join(', ')}</td>
