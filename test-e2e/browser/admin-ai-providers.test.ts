@@ -11,6 +11,7 @@ import { startPrimaryStandIn } from '../../services/ai-orchestrator/test/helpers
 import { login } from '../harness/auth.ts'
 import { client, until } from '../harness/http.ts'
 import { platformOperator } from '../harness/platform-operator.ts'
+import { audited } from './admin-steps.ts'
 import { checkAxe, consoleSystem, launchBrowser, loginAs, newPage, WAIT_MS } from './harness.ts'
 
 const MAX_FAILURES = 3
@@ -88,6 +89,15 @@ t.test('a platform operator sees the primary breaker open and resets it', async 
   await primaryRow.getByRole('cell', { name: 'Closed' }).waitFor({ timeout: WAIT_MS })
   t.match(await primaryBreaker(), { state: 'closed', failure_count: 0 }, 'the API says closed, no failures')
   t.equal((await primaryRow.getByRole('cell').allTextContents())[4], '0', 'and the page shows 0')
+  // an act for every tenant: audited with the operator as actor, though it lives under /api/v1 (config.audit)
+  const reset = await audited(
+    api,
+    op.token,
+    operator.login.user.id,
+    'the breaker reset',
+    (r) => r.action === 'ai_breakers.reset' && r.resource_id === 'primary',
+  )
+  t.equal(reset.success, true, 'the reset is in the audit log')
 
   // the provider switched off, then on again, for every tenant
   const primaryApi = async () =>
@@ -108,6 +118,10 @@ t.test('a platform operator sees the primary breaker open and resets it', async 
     timeout: WAIT_MS,
   })
   t.equal((await primaryApi()).enabled, true, 'the API has it on again')
+  for (const action of ['ai_providers.disable', 'ai_providers.enable']) {
+    const r = await audited(api, op.token, operator.login.user.id, action, (r) => r.action === action)
+    t.equal(r.resource_id, 'primary', `${action} is in the audit log`)
+  }
 })
 
 t.test('a platform administrator signed in to one tenant sees the state, no Reset; the API refuses', async (t) => {

@@ -1,6 +1,7 @@
 // The admin area's audit log in a real browser (Debian's Chromium) against the embedded default: an admin opens
 // the log from the navigation rail, filters by action, opens a record and reads its before/after diff, downloads
-// the CSV of the filtered view (its lines equal the audit service's export for the same filter); an agent sees no
+// the CSV of the filtered view (its lines equal the audit service's export for the same filter), then sets every
+// other filter (resource, principal kind, actor, outcome, from/to) and gets the API's records; an agent sees no
 // admin link, a typed admin address says "Not permitted", and the API refuses the agent anyway. Every wait is on a
 // role, a name or a text: no sleeps, no retries.
 
@@ -97,6 +98,50 @@ t.test('an admin filters the audit log, reads a diff and downloads the CSV of th
   await page.getByRole('link', { name: 'Back to the audit log' }).click()
   t.equal(await filters.getByRole('textbox', { name: 'Action' }).inputValue(), 'tickets.close', 'filter kept')
   await page.getByText(counted(byApi.body.total, 'record')).waitFor({ timeout: WAIT_MS })
+
+  // the spec's other filters together — resource, principal kind, actor, outcome, from/to: the agent's failed
+  // ticket writes today (a close of a ticket that is not there, refused 404 by tickets and audited as failed)
+  const missing = `missing-${suffix}`
+  const refused = await api.post(`/api/tickets/${missing}/close`, { reason: 'audit ui' }, { token: agent.token })
+  t.equal(refused.status, 404, refused.text)
+  const today = new Date().toISOString().slice(0, 10)
+  const query = new URLSearchParams({
+    resource: record.resource_type,
+    principal: 'agent',
+    actor: agent.user.id,
+    success: 'false',
+    start_date: today,
+    end_date: today,
+  })
+  const failed = await until('the refused close in the audit log', async () => {
+    const res = await api.get(`/api/audit/logs?${query}&page_size=50`, { token: admin.token })
+    return (res.body.data as any[] | undefined)?.some((r) => r.resource_id === missing) ? res.body : undefined
+  })
+  await filters.getByRole('textbox', { name: 'Action' }).fill('')
+  await filters.getByRole('textbox', { name: 'Resource' }).fill(record.resource_type)
+  await filters.getByRole('combobox', { name: 'Principal kind' }).selectOption('agent')
+  await filters.getByRole('textbox', { name: 'Actor (user id)' }).fill(agent.user.id)
+  await filters.getByRole('combobox', { name: 'Outcome' }).selectOption('false')
+  await filters.getByLabel('From', { exact: true }).fill(today)
+  await filters.getByLabel('To', { exact: true }).fill(today)
+  await filters.getByRole('button', { name: 'Apply filters' }).click()
+  await table.getByRole('row').filter({ hasText: missing }).waitFor({ timeout: WAIT_MS })
+  await page.getByText(counted(failed.total, 'record')).waitFor({ timeout: WAIT_MS })
+  const links = await table
+    .locator('tbody tr a')
+    .evaluateAll((as) => as.map((a) => (a as unknown as { getAttribute(n: string): string }).getAttribute('href')))
+  t.same(
+    links,
+    (failed.data as any[]).map((r) => `/admin/audit/${encodeURIComponent(r.id)}`),
+    "the rows are the API's records for the same filters, in its order",
+  )
+  t.same(
+    [...new Set(await table.locator('tbody tr td:nth-child(5)').allTextContents())],
+    ['Failed'],
+    'only failed records',
+  )
+  t.notOk((await table.locator('tbody').textContent())?.includes(id), "the ticket's successful close is filtered out")
+  await checkAxe(t, page, 'the audit log with every filter set')
 })
 
 t.test('an agent sees no admin link; the admin URLs say not permitted and the API refuses them', async (t) => {

@@ -1,6 +1,7 @@
 // The admin area's Custom fields builder in a real browser (Debian's Chromium) against the embedded default: the
 // admin builds a select field and a required field shown only when `all` of two conditions hold; the live preview
-// (the agent's own ticket form) shows and hides it as the sample ticket's values meet the conditions; saved, the API
+// (the agent's own ticket form) shows and hides it as the sample ticket's values meet the conditions, under `any` as
+// under `all`; saved, the API
 // answers it with its condition and the audit log has it; the agent's real ticket form then shows it under the same
 // condition and saves a value the API returns. A field is deleted. An agent sees no link, the URL says "Not
 // permitted" and the API refuses the writes. axe clean. Every wait is on a role, a name or a text: no sleeps.
@@ -72,6 +73,21 @@ t.test('an admin builds a conditional field with a live preview; the agent’s f
   await preview.getByRole('combobox', { name: 'Plan' }).selectOption('pro')
   await po.waitFor({ timeout: WAIT_MS })
   t.pass('plan pro: it shows again')
+  // `any`: one holding condition is enough — with category general, plan pro alone shows it (`all` would not)
+  const join = editor.getByRole('combobox', { name: 'Show this field' })
+  await join.selectOption('any')
+  await sample.getByRole('textbox', { name: 'Category' }).fill('general')
+  await preview.getByRole('combobox', { name: 'Plan' }).selectOption('free')
+  await po.waitFor({ state: 'detached', timeout: WAIT_MS })
+  t.pass('any: neither holds, the field hides')
+  await preview.getByRole('combobox', { name: 'Plan' }).selectOption('pro')
+  await po.waitFor({ timeout: WAIT_MS })
+  t.pass('any: plan pro alone shows it, category general notwithstanding')
+  await join.selectOption('all')
+  await po.waitFor({ state: 'detached', timeout: WAIT_MS })
+  t.pass('all again: category general hides it')
+  await sample.getByRole('textbox', { name: 'Category' }).fill('billing')
+  await po.waitFor({ timeout: WAIT_MS })
   await checkAxe(t, page, 'the editor and the live preview')
   await editor.getByRole('button', { name: 'Save field' }).click()
   await page.getByRole('status').filter({ hasText: 'Field po_number saved' }).waitFor({ timeout: WAIT_MS })

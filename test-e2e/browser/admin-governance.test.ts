@@ -1,6 +1,7 @@
 // The admin area's configuration screen (issue 22 §3, first cut) in a real browser against the embedded default:
 // an admin opens Configuration from the rail, sees each portal field's effective value and the layer it comes from
-// (the API's effective view; an LLM field shows ai-orchestrator's system value and source, equal to the API's),
+// (the API's effective view; an LLM field shows ai-orchestrator's system value and source, equal to the API's, and
+// so does each knowledge provider field),
 // edits the brand name (a medium-risk change), reviews the changed paths before sending, applies it with change
 // control and reads the API's risk answer; the public portal answers the new name, the history lists the change
 // with its diff. An agent sees no Configuration link and the typed address says "Not permitted". No sleeps.
@@ -121,6 +122,24 @@ t.test("the LLM section: each field's effective value and source are the API's",
     'only whether a key is in effect',
   )
   await checkAxe(t, page, 'the effective LLM section')
+
+  // the knowledge provider's section: every field's source is the one the API's effective view gives its path
+  const knowledge = page.getByRole('form', { name: 'Knowledge provider', exact: true })
+  const sources = await knowledge
+    .locator('td[data-source]')
+    .evaluateAll((tds) =>
+      tds.map((td): [string, string] => [(td as any).getAttribute('data-source'), (td as any).textContent]),
+    )
+  t.ok(sources.length >= 6, `${sources.length} knowledge provider fields shown`)
+  t.same(
+    sources,
+    sources.map(([path]) => [path, field(path)?.source ?? 'unavailable']),
+    "each knowledge provider field's source is the API's",
+  )
+  t.ok(
+    sources.every(([path]) => field(path)),
+    'every knowledge provider field has an effective value in the API (none unavailable)',
+  )
 })
 
 t.test("dual control: a rollback needs another administrator's approval; then it restores the portal", async (t) => {

@@ -3,8 +3,9 @@
 // API changes its row without a reload and without the page asking /api/agents again (the hub's presence frame moved
 // it; the page's safety refetch is a minute away); a customer handed to a human with nobody online waits, and the queue shows
 // length 1 and an oldest wait since the API's queued_at; agents' figures and loads equal identity's answer. The hub's
-// sockets in the caller's scope equal /api/v1/ws/stats (supervisor, admin). An agent sees no link, the typed address says "Not
-// permitted". axe on each. Waits are on roles, names, texts and data attributes only: no sleeps, no retries.
+// sockets in the caller's scope equal /api/v1/ws/stats (supervisor, admin). An agent sees no link, the typed address
+// says "Not permitted", the API refuses it statistics' lag. axe on each. Waits are on roles, names, texts and data
+// attributes only: no sleeps, no retries.
 import t from 'tap'
 import { login } from '../harness/auth.ts'
 import { conversationsKit, must } from '../harness/conversations-kit.ts'
@@ -138,4 +139,8 @@ t.test('an agent sees no Supervision link; /admin/supervision says not permitted
   t.equal(await page.getByRole('heading', { name: 'Supervision' }).count(), 0, 'no Supervision heading')
   t.equal(await page.getByRole('table').count(), 0, 'nothing of the screen shown')
   await checkAxe(t, page, '/admin/supervision for an agent')
+  // what only supervisors read here (statistics.read): the API refuses the agent too
+  const agentToken = (await login(kit.api, system.agent.username, system.agent.password)).token
+  const lag = await kit.api.get('/api/statistics/lag', { token: agentToken })
+  t.equal(lag.status, 403, `the API refuses the statistics lag to an agent: ${lag.text}`)
 })
