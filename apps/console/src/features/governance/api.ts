@@ -81,22 +81,36 @@ export interface PutAnswer extends ScopeConfig {
   governance_status: string
 }
 
+/** Which scope's document the screen edits: the workspace's, or the tenant's (the layer under every workspace). */
+export type ScopeKind = 'tenant' | 'workspace'
+
 /** The signed-in admin's tenant and workspace, from the access token (the gateway checks them again). */
 export function scopeOf(): { tenant: string; workspace: string } {
   const claims = claimsOf(getAccessToken()) as { tenant_id?: string; workspace_id?: string } | null
   return { tenant: claims?.tenant_id ?? '', workspace: claims?.workspace_id ?? '' }
 }
 
-function headers(): Record<string, string> {
+/**
+ * Whether this session may write the tenant's document: config-governance refuses a token bound to one workspace
+ * (403 TENANT_ADMIN_REQUIRED), so only a tenant-wide login (a tenant named, no workspace) is offered the tenant.
+ */
+export function tenantLevel(): boolean {
+  const { tenant, workspace } = scopeOf()
+  return tenant !== '' && workspace === ''
+}
+
+/** The selectors of `kind`'s scope: the tenant's document is named by the tenant alone. */
+function headers(kind: ScopeKind = 'workspace'): Record<string, string> {
   const { tenant, workspace } = scopeOf()
   const h: Record<string, string> = {}
   if (tenant) h['x-tenant-id'] = tenant
-  if (workspace) h['x-workspace-id'] = workspace
+  if (workspace && kind === 'workspace') h['x-workspace-id'] = workspace
   return h
 }
 
-export const readScope = (kind: 'tenant' | 'workspace') =>
-  api<ScopeConfig>(`/api/security/config/${kind}`, { headers: headers() })
+const base = (kind: ScopeKind) => `/api/security/config/${kind}`
+
+export const readScope = (kind: ScopeKind) => api<ScopeConfig>(base(kind), { headers: headers(kind) })
 
 /** The layer a field's effective value comes from (runtime > workspace > tenant > system > default). */
 export type ConfigSource = 'runtime' | 'workspace' | 'tenant' | 'system' | 'default'
@@ -118,55 +132,63 @@ export interface EffectiveView {
   unavailable: { section: string; service: string; code: string; message: string }[]
 }
 
-export const readEffective = (kind: 'tenant' | 'workspace' = 'workspace') =>
-  api<EffectiveView>(`/api/security/config/${kind}/effective`, { headers: headers() })
+export const readEffective = (kind: ScopeKind) =>
+  api<EffectiveView>(`${base(kind)}/effective`, { headers: headers(kind) })
 
-export const putWorkspace = (body: Doc) =>
-  api<PutAnswer>('/api/security/config/workspace', { method: 'PUT', body, headers: headers() })
+export const putScope = (kind: ScopeKind, body: Doc) =>
+  api<PutAnswer>(base(kind), { method: 'PUT', body, headers: headers(kind) })
 
-export const readHistory = () =>
-  api<{ data: HistoryItem[]; total: number }>('/api/security/config/workspace/history', {
+export const readHistory = (kind: ScopeKind) =>
+  api<{ data: HistoryItem[]; total: number }>(`${base(kind)}/history`, {
     query: { page_size: 50 },
-    headers: headers(),
+    headers: headers(kind),
   })
 
-export const readEntry = (id: string) =>
-  api<HistoryEntry>(`/api/security/config/workspace/history/${encodeURIComponent(id)}`, { headers: headers() })
+export const readEntry = (kind: ScopeKind, id: string) =>
+  api<HistoryEntry>(`${base(kind)}/history/${encodeURIComponent(id)}`, { headers: headers(kind) })
 
 /** A second administrator's yes to `approval_ref` + `change_ref`, recorded before the change runs. */
-export const approveWorkspace = (body: { change_ref: string; approval_ref: string; reason: string; notes: string }) =>
-  api<unknown>('/api/security/config/workspace/approve', { method: 'POST', body, headers: headers() })
+export const approveScope = (
+  kind: ScopeKind,
+  body: { change_ref: string; approval_ref: string; reason: string; notes: string },
+) => api<unknown>(`${base(kind)}/approve`, { method: 'POST', body, headers: headers(kind) })
 
 /** Undo one history entry (restore its `before`); high risk, so it needs an approval by someone else. */
-export const rollbackWorkspace = (id: string, body: { change_ref: string; approval_ref: string; reason: string }) =>
-  api<PutAnswer>(`/api/security/config/workspace/rollback/${encodeURIComponent(id)}`, {
+export const rollbackScope = (
+  kind: ScopeKind,
+  id: string,
+  body: { change_ref: string; approval_ref: string; reason: string },
+) =>
+  api<PutAnswer>(`${base(kind)}/rollback/${encodeURIComponent(id)}`, {
     method: 'POST',
     body: { ...body, confirm: true, restore: 'before' },
-    headers: headers(),
+    headers: headers(kind),
   })
 
-const ws = '/api/security/config/workspace'
-
-/** The risk and changed paths of these sections against the workspace now: shown before anything is sent. */
-export const previewWorkspace = (body: Doc) =>
-  api<Preview>(`${ws}/preview`, { method: 'POST', body, headers: headers() })
+/** The risk and changed paths of these sections against the scope now: shown before anything is sent. */
+export const previewScope = (kind: ScopeKind, body: Doc) =>
+  api<Preview>(`${base(kind)}/preview`, { method: 'POST', body, headers: headers(kind) })
 
 /** A high-risk change proposed to wait, unapplied, for a second administrator. */
-export const proposeWorkspace = (body: Doc) =>
-  api<Pending>(`${ws}/pending`, { method: 'POST', body, headers: headers() })
+export const proposeScope = (kind: ScopeKind, body: Doc) =>
+  api<Pending>(`${base(kind)}/pending`, { method: 'POST', body, headers: headers(kind) })
 
-export const readPending = () =>
-  api<{ data: Pending[]; total: number }>(`${ws}/pending`, { query: { page_size: 50 }, headers: headers() })
+export const readPending = (kind: ScopeKind) =>
+  api<{ data: Pending[]; total: number }>(`${base(kind)}/pending`, {
+    query: { page_size: 50 },
+    headers: headers(kind),
+  })
 
-export const decidePending = (id: string, verb: 'approve' | 'reject' | 'withdraw', notes: string) =>
-  api<unknown>(`${ws}/pending/${encodeURIComponent(id)}/${verb}`, {
+export const decidePending = (kind: ScopeKind, id: string, verb: 'approve' | 'reject' | 'withdraw', notes: string) =>
+  api<unknown>(`${base(kind)}/pending/${encodeURIComponent(id)}/${verb}`, {
     method: 'POST',
     body: { notes },
-    headers: headers(),
+    headers: headers(kind),
   })
 
 /** A reviewer other than the executor reports on a change, check by check against its template. */
-export const verifyWorkspace = (
+export const verifyScope = (
+  kind: ScopeKind,
   id: string,
   body: {
     change_ref: string
@@ -177,8 +199,8 @@ export const verifyWorkspace = (
     checks: { id: string; status: string }[]
   },
 ) =>
-  api<{ governance_status: string }>(`${ws}/verify/${encodeURIComponent(id)}`, {
+  api<{ governance_status: string }>(`${base(kind)}/verify/${encodeURIComponent(id)}`, {
     method: 'POST',
     body,
-    headers: headers(),
+    headers: headers(kind),
   })

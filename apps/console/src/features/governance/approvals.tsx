@@ -11,10 +11,12 @@ import { useI18n } from '../../lib/i18n.tsx'
 import { EmptyState, ErrorText } from '../../ui/status.tsx'
 import { decidePending, type Pending, readPending } from './api.ts'
 import './messages.ts'
+import { scopeKeys, useScopeKind } from './scope-kind.ts'
 
 function PendingChange({ p }: { p: Pending }) {
   const { t, formatTime } = useI18n()
   const client = useQueryClient()
+  const kind = useScopeKind()
   const [notes, setNotes] = useState('')
   const [error, setError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
@@ -23,7 +25,7 @@ function PendingChange({ p }: { p: Pending }) {
     setBusy(true)
     setError(null)
     try {
-      await decidePending(p.id, verb, notes)
+      await decidePending(kind, p.id, verb, notes)
       await client.invalidateQueries({ queryKey: ['governance'] })
     } catch (err) {
       setError(err instanceof ApiError ? new Error(`${err.code}: ${err.message}`) : err)
@@ -105,7 +107,12 @@ function PendingChange({ p }: { p: Pending }) {
 export function Approvals() {
   const { t } = useI18n()
   // another administrator's proposal shows up while the screen is open
-  const pending = useQuery({ queryKey: ['governance', 'pending'], queryFn: readPending, refetchInterval: 5000 })
+  const kind = useScopeKind()
+  const pending = useQuery({
+    queryKey: [...scopeKeys(kind), 'pending'],
+    queryFn: () => readPending(kind),
+    refetchInterval: 5000,
+  })
   return (
     <section aria-labelledby="gov-approvals-title">
       <h2 id="gov-approvals-title">{t('gov.approvals')}</h2>

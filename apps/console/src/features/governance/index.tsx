@@ -1,9 +1,9 @@
 /**
  * The configuration section of the admin area (a lazy chunk, `/admin/configuration`): the approvals waiting for a
- * second administrator; the workspace's portal fields and its high-risk sections (section-form.tsx), each field with
- * its effective value and the layer it comes from (`GET …/workspace/effective`: config-governance asks the services
+ * second administrator; the scope's (the workspace's, or for a tenant-level session the tenant's) portal fields and its high-risk sections (section-form.tsx), each field with
+ * its effective value and the layer it comes from (`GET …/{workspace|tenant}/effective`: config-governance asks the services
  * that apply each section, so system values and code defaults are real, not guessed), a change reviewed (the API's computed risk and its changed paths)
- * before it is sent with change control; and the workspace's history (history.tsx) with diffs, verification and
+ * before it is sent with change control; and the scope's history (history.tsx) with diffs, verification and
  * rollback.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query'
@@ -15,16 +15,20 @@ import {
   type ChangeRisk,
   type Doc,
   type PutAnswer,
-  previewWorkspace,
-  putWorkspace,
+  previewScope,
+  putScope,
   readEffective,
   readScope,
+  type ScopeKind,
+  scopeOf,
+  tenantLevel,
 } from './api.ts'
 import { Approvals } from './approvals.tsx'
 import { show } from './doc.ts'
 import { SECTIONS } from './fields.ts'
 import { History } from './history.tsx'
 import './messages.ts'
+import { ScopeKindContext, scopeKeys } from './scope-kind.ts'
 import { SectionForm } from './section-form.tsx'
 
 /** The portal fields this first cut edits: path under `portal`, label. */
@@ -37,9 +41,7 @@ const FIELDS = [
   { path: 'widget.offline_message', label: 'Widget offline message' },
 ] as const
 
-const keys = { all: ['governance'] as const }
-
-/** The portal section to send: the workspace's stored portal with the edited fields set (empty → removed). */
+/** The portal section to send: the scope's stored portal with the edited fields set (empty → removed). */
 function portalBody(stored: Doc, edits: Record<string, string>): Doc {
   const portal = structuredClone((stored.portal ?? {}) as Doc)
   for (const [path, value] of Object.entries(edits)) {
@@ -55,12 +57,36 @@ function portalBody(stored: Doc, edits: Record<string, string>): Doc {
   return portal
 }
 
-export function GovernanceScreen() {
+/** The scope worked on, said on the page: the session's workspace, or its tenant for a tenant-level session. */
+function ScopeLine({ kind }: { kind: ScopeKind }) {
+  const { t } = useI18n()
+  const { tenant, workspace } = scopeOf()
+  return (
+    <p>{kind === 'tenant' ? t('gov.scope.tenant', { tenant }) : t('gov.scope.workspace', { tenant, workspace })}</p>
+  )
+}
+
+/**
+ * The document the session may write: a tenant-level session (a tenant named, no workspace: a tenant administrator's
+ * tenant-wide login) works on the tenant's, the layer under every workspace; any other on its workspace's.
+ */
+export function GovernanceScreen(_props: { path: string }) {
+  const kind: ScopeKind = tenantLevel() ? 'tenant' : 'workspace'
+  return (
+    <ScopeKindContext.Provider value={kind}>
+      <ScopeScreen kind={kind} />
+    </ScopeKindContext.Provider>
+  )
+}
+
+function ScopeScreen({ kind }: { kind: ScopeKind }) {
   const { t } = useI18n()
   const client = useQueryClient()
-  const workspace = useQuery({ queryKey: [...keys.all, 'workspace'], queryFn: () => readScope('workspace') })
+  const keys = { all: scopeKeys(kind) }
+  const stored = useQuery({ queryKey: [...keys.all, 'stored'], queryFn: () => readScope(kind) })
   const tenant = useQuery({ queryKey: [...keys.all, 'tenant'], queryFn: () => readScope('tenant') })
-  const view = useQuery({ queryKey: [...keys.all, 'effective'], queryFn: () => readEffective('workspace') })
+  const view = useQuery({ queryKey: [...keys.all, 'effective'], queryFn: () => readEffective(kind) })
+  const workspace = kind === 'workspace' ? stored : undefined
   const [edits, setEdits] = useState<Record<string, string>>({})
   const [reviewing, setReviewing] = useState(false)
   const [risk, setRisk] = useState<ChangeRisk | null>(null)
@@ -70,7 +96,7 @@ export function GovernanceScreen() {
   const [error, setError] = useState<unknown>(null)
   const [answer, setAnswer] = useState<PutAnswer | null>(null)
 
-  const ready = workspace.data && tenant.data && view.data
+  const ready = stored.data && tenant.data && view.data
   /** each field in effect by its full path (`portal.brand_name`), as the API computed it */
   const fields = new Map((view.data?.fields ?? []).map((f) => [f.path, f]))
   const effective = (path: string) => show(fields.get(`portal.${path}`)?.value)
@@ -79,13 +105,13 @@ export function GovernanceScreen() {
 
   /** The API's risk of the edited portal, asked before anything is sent. */
   async function review() {
-    if (!workspace.data) return
+    if (!stored.data) return
     setReviewing(true)
     setRisk(null)
     setError(null)
     try {
-      const portalSection = portalBody(workspace.data.config, Object.fromEntries(changed))
-      setRisk((await previewWorkspace({ portal: portalSection })).change_risk)
+      const portalSection = portalBody(stored.data.config, Object.fromEntries(changed))
+      setRisk((await previewScope(kind, { portal: portalSection })).change_risk)
     } catch (err) {
       setError(err instanceof ApiError ? new Error(`${err.code}: ${err.message}`) : err)
     }
@@ -93,18 +119,18 @@ export function GovernanceScreen() {
 
   async function apply(e: FormEvent) {
     e.preventDefault()
-    if (!workspace.data) return
+    if (!stored.data) return
     setSending(true)
     setError(null)
     try {
-      const portalSection = portalBody(workspace.data.config, Object.fromEntries(changed))
-      const res = await putWorkspace({ portal: portalSection, change_ref: changeRef, reason })
+      const portalSection = portalBody(stored.data.config, Object.fromEntries(changed))
+      const res = await putScope(kind, { portal: portalSection, change_ref: changeRef, reason })
       setAnswer(res)
       setEdits({})
       setReviewing(false)
       setChangeRef('')
       setReason('')
-      await client.invalidateQueries({ queryKey: keys.all })
+      await client.invalidateQueries({ queryKey: ['governance'] })
     } catch (err) {
       setError(err instanceof ApiError ? new Error(`${err.code}: ${err.message}`) : err)
     } finally {
@@ -115,8 +141,9 @@ export function GovernanceScreen() {
   return (
     <section className="admin-page" aria-labelledby="gov-title">
       <h1 id="gov-title">{t('gov.title')}</h1>
-      <ErrorText error={workspace.error ?? tenant.error ?? view.error} />
-      {!ready && !(workspace.error || tenant.error || view.error) && <Loading label={t('gov.loading')} />}
+      <ScopeLine kind={kind} />
+      <ErrorText error={stored.error ?? tenant.error ?? view.error} />
+      {!ready && !(stored.error || tenant.error || view.error) && <Loading label={t('gov.loading')} />}
       {answer && (
         <p role="status" className="gov-answer">
           {t('gov.applied')}: {t('gov.risk')} {answer.change_risk.risk_level} —{' '}
@@ -203,7 +230,7 @@ export function GovernanceScreen() {
           {t('gov.unavailable', { section: t(`gov.section.${u.section}`), service: u.service, code: u.code })}
         </p>
       ))}
-      {workspace.data &&
+      {stored.data &&
         tenant.data &&
         view.data &&
         SECTIONS.map((s) => (
@@ -211,7 +238,8 @@ export function GovernanceScreen() {
             key={s.key}
             section={s.key}
             fields={s.fields}
-            workspace={workspace.data}
+            stored={stored.data}
+            workspace={workspace?.data}
             tenant={tenant.data}
             effective={fields}
           />

@@ -3,6 +3,9 @@ import { defineMessages } from '../../lib/i18n.tsx'
 export const messages = defineMessages({
   en: {
     'gov.title': 'Configuration',
+    'gov.scope.workspace': 'Workspace {workspace} of tenant {tenant}: its own layer, over the tenant’s.',
+    'gov.scope.tenant':
+      'Tenant {tenant}: the layer under every workspace of the tenant (a workspace’s own value wins).',
     'gov.portal': 'Portal',
     'gov.source': 'Source',
     'gov.source.workspace': 'workspace',
@@ -95,6 +98,8 @@ export const messages = defineMessages({
   },
   'zh-CN': {
     'gov.title': '配置',
+    'gov.scope.workspace': '租户 {tenant} 的工作区 {workspace}：其自身的配置层，位于租户层之上。',
+    'gov.scope.tenant': '租户 {tenant}：该租户所有工作区之下的配置层（工作区自身的值优先）。',
     'gov.portal': '门户',
     'gov.source': '来源',
     'gov.source.workspace': '工作区',

@@ -1,5 +1,5 @@
 /**
- * One high-risk section of the workspace (LLM, knowledge provider, session risk) as a form: each field's effective
+ * One high-risk section of the workspace's or the tenant's document (LLM, knowledge provider, session risk) as a form: each field's effective
  * value and the layer it comes from (runtime > workspace > tenant > system > default, as the effective view of the
  * API says), secrets never shown back (only whether one is in effect, from which layer, and a stored one's
  * fingerprint). Review asks the
@@ -16,26 +16,30 @@ import {
   type Doc,
   type EffectiveField,
   type Preview,
-  previewWorkspace,
-  proposeWorkspace,
-  putWorkspace,
+  previewScope,
+  proposeScope,
+  putScope,
   type ScopeConfig,
 } from './api.ts'
 import { setPath, show } from './doc.ts'
 import { type FieldDef, fieldValue, type SectionKey } from './fields.ts'
 import './messages.ts'
+import { useScopeKind } from './scope-kind.ts'
 
 const asError = (err: unknown) => (err instanceof ApiError ? new Error(`${err.code}: ${err.message}`) : err)
 
 export function SectionForm(props: {
   section: SectionKey
   fields: readonly FieldDef[]
-  workspace: ScopeConfig
+  /** the document edited: the workspace's or the tenant's (the screen's scope) */
+  stored: ScopeConfig
+  workspace: ScopeConfig | undefined
   tenant: ScopeConfig
   /** the scope's effective fields by full path; a section whose owner did not answer has none */
   effective: ReadonlyMap<string, EffectiveField>
 }) {
-  const { section, fields, workspace, tenant } = props
+  const { section, fields, stored, workspace, tenant } = props
+  const kind = useScopeKind()
   const { t } = useI18n()
   const client = useQueryClient()
   // PUT / preview / proposals need security.write (the API checks): a reader sees the values, not the controls
@@ -57,16 +61,16 @@ export function SectionForm(props: {
     // a stored key's fingerprint tells whether it changed; the system's key has none to show
     const fp =
       e.source === 'workspace'
-        ? workspace.secrets[full(f)]
+        ? workspace?.secrets[full(f)]
         : e.source === 'tenant'
           ? tenant.secrets[full(f)]
           : undefined
     return `${t(e.set ? 'gov.secret.inEffect' : 'gov.secret.none')}${fp ? ` (${fp})` : ''}`
   }
 
-  /** The section to send: the workspace's stored one (secrets as "[REDACTED]", which keeps them) with the edits. */
+  /** The section to send: the scope's stored one (secrets as "[REDACTED]", which keeps them) with the edits. */
   function body(): Doc {
-    let doc = structuredClone((workspace.config[section] ?? {}) as Doc)
+    let doc = structuredClone((stored.config[section] ?? {}) as Doc)
     for (const f of fields) {
       const raw = edits[f.path]
       if (raw === undefined || (f.kind === 'secret' && raw === '')) continue
@@ -83,7 +87,7 @@ export function SectionForm(props: {
   async function review() {
     setError(null)
     try {
-      setPreview(await previewWorkspace(body()))
+      setPreview(await previewScope(kind, body()))
     } catch (err) {
       setError(asError(err))
     }
@@ -96,10 +100,10 @@ export function SectionForm(props: {
     try {
       const cc = { change_ref: changeRef, reason }
       if (preview.change_risk.approval_required) {
-        const p = await proposeWorkspace({ ...body(), ...cc })
+        const p = await proposeScope(kind, { ...body(), ...cc })
         setDone(`${t('gov.proposed')}: ${p.diff.changed_paths.join(', ')}`)
       } else {
-        const res = await putWorkspace({ ...body(), ...cc })
+        const res = await putScope(kind, { ...body(), ...cc })
         setDone(
           `${t('gov.applied')}: ${t('gov.risk')} ${res.change_risk.risk_level} — ${res.change_risk.changed_paths.join(', ')}`,
         )

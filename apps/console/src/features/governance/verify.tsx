@@ -8,12 +8,14 @@ import { type FormEvent, useState } from 'react'
 import { ApiError } from '../../lib/http.ts'
 import { useI18n } from '../../lib/i18n.tsx'
 import { ErrorText } from '../../ui/status.tsx'
-import { type HistoryItem, verifyWorkspace } from './api.ts'
+import { type HistoryItem, verifyScope } from './api.ts'
 import './messages.ts'
+import { useScopeKind } from './scope-kind.ts'
 
 export function VerifyForm({ entry }: { entry: HistoryItem }) {
   const { t } = useI18n()
   const client = useQueryClient()
+  const kind = useScopeKind()
   const checks = entry.verification_template.checks
   const [marks, setMarks] = useState<Record<string, string>>(() =>
     Object.fromEntries(checks.map((c) => [c.id, 'passed'])),
@@ -29,7 +31,7 @@ export function VerifyForm({ entry }: { entry: HistoryItem }) {
     e.preventDefault()
     setError(null)
     try {
-      const res = await verifyWorkspace(entry.audit.id, {
+      const res = await verifyScope(kind, entry.audit.id, {
         change_ref: ref,
         reason,
         status,
