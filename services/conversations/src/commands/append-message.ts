@@ -1,9 +1,10 @@
 import { ConversationEvents } from '@switchboard/contracts'
 import { newId, nowIso, type Tx } from '@switchboard/platform'
 import type { ConversationsDatabase } from '../db/database.ts'
-import { insertMessage } from '../db/messages.repository.ts'
-import type { SessionRow } from '../db/sessions.repository.ts'
+import { insertCountedMessage, insertMessage } from '../db/messages.repository.ts'
+import { countMessageIn, type SessionRow } from '../db/sessions.repository.ts'
 import { messageFacts, scopeOfSession } from '../domain/session-facts.ts'
+import { ConversationErrors } from '../errors.ts'
 import type { Message, Session } from '../schemas/sessions.schemas.ts'
 
 export interface NewMessage {
@@ -24,6 +25,7 @@ export interface NewMessage {
  * Every caller holds the session's row lock (lockSession, the queue's lockQueuedSession, or a row it inserted in
  * this transaction), so the message's `seq` — the session's `message_count + 1`, read back from the very update
  * that raises it — follows commit order on any number of replicas; `(session_id, seq)` is unique besides.
+ * A caller that checks the session only after counting uses writeCounted instead.
  */
 export async function appendMessage(
   tx: Tx<ConversationsDatabase>,
@@ -41,40 +43,60 @@ export async function appendMessage(
     .where('id', '=', session.id)
     .returning('message_count')
     .executeTakeFirstOrThrow()
-  session.message_count = Number(counted.message_count)
+  const message = newMessage(session.id, input, Number(counted.message_count), created_at)
+  await insertMessage(tx.db, message, session)
+  session.message_count = message.seq
   session.last_message_at = created_at
   session.updated_at = created_at
-  return appendCounted(tx, session, input)
+  await announceMessage(tx, session, message)
+  return message
 }
 
 /**
- * `appendMessage` for a session whose count this message has raised already, in this transaction (countMessage:
- * the locking update that returns the row): the message is its `message_count`th, written at its
- * `last_message_at`, and its event.
+ * A message written before its session is checked: the session of the caller's scope counts it (its row locked
+ * until commit, as with lockSession) and the message is stored — on PostgreSQL in ONE statement (the update of the
+ * session and the insert of the message, `WITH … UPDATE … RETURNING` feeding `INSERT … SELECT`), on SQLite in two.
+ * The caller then checks the session as it now is, throws to refuse (the transaction takes back the count and the
+ * message: nothing else saw them) or announces it (announceMessage). Another scope's session is not found.
  */
-export async function appendCounted(
+export async function writeCounted(
   tx: Tx<ConversationsDatabase>,
-  session: SessionRow,
+  id: string,
   input: NewMessage,
-): Promise<Message> {
-  const message: Message = {
-    id: newId(),
-    session_id: session.id,
-    sender: input.sender,
-    sender_id: input.sender_id,
-    kind: input.kind ?? (input.sender === 'system' ? 'system' : 'text'),
-    content: input.content,
-    metadata: input.metadata ?? {},
-    visibility: input.visibility ?? 'public',
-    seq: Number(session.message_count),
-    created_at: session.last_message_at ?? nowIso(),
-  }
-  await insertMessage(tx.db, message, session)
+): Promise<{ session: SessionRow; message: Message }> {
+  const created_at = nowIso()
+  const message = newMessage(id, input, 0, created_at)
+  const session =
+    tx.dialect === 'postgres'
+      ? await insertCountedMessage(tx.db, message, tx.caller.scope)
+      : await countMessageIn(tx, id, tx.caller.scope, created_at)
+  if (!session) throw new ConversationErrors.SessionNotFound(id)
+  message.seq = Number(session.message_count)
+  if (tx.dialect !== 'postgres') await insertMessage(tx.db, message, session)
+  return { session, message }
+}
+
+/** `conversations.message.created` for a message stored in this transaction, with its session as it now is. */
+export async function announceMessage(tx: Tx<ConversationsDatabase>, session: SessionRow, message: Message) {
   // `seq` travels with the event: readers resume and de-duplicate by it; `visibility` tells them who may see it
   await tx.emit(
     ConversationEvents.messageCreated,
     messageFacts(message, { status: session.status as Session['status'], agent_id: session.agent_id }),
     scopeOfSession(session),
   )
-  return message
+}
+
+function newMessage(sessionId: string, input: NewMessage, seq: number, created_at: string): Message {
+  return {
+    id: newId(),
+    session_id: sessionId,
+    sender: input.sender,
+    sender_id: input.sender_id,
+    kind: input.kind ?? (input.sender === 'system' ? 'system' : 'text'),
+    content: input.content,
+    metadata: input.metadata ?? {},
+    visibility: input.visibility ?? 'public',
+    seq,
+    created_at,
+  }
 }

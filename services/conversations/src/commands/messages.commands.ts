@@ -12,8 +12,7 @@ import type { InternalMessageBody, InternalMessageResult } from '../schemas/inte
 import type { PostMessageBody } from '../schemas/messages.schemas.ts'
 import type { Message, Session } from '../schemas/sessions.schemas.ts'
 import { joinRole, mayPost, mayRead, type Party } from './access.ts'
-import { appendCounted, appendMessage } from './append-message.ts'
-import { countMessage } from './load-session.ts'
+import { announceMessage, appendMessage, writeCounted } from './append-message.ts'
 
 /** Size and kind rules, before any row is touched: 413 past the content bound, 400 for metadata or kind. */
 export function checkMessage(
@@ -46,8 +45,16 @@ export function postAgentMessage(
   const { internal, ...m } = body
   checkMessage(svc, { sender: 'agent', ...m })
   return svc.transaction(caller, async (tx) => {
-    // counted and locked in one statement; a refusal below throws and the transaction takes the count back
-    const row = await countMessage(tx, id)
+    // written first, in the statement that counts it and locks the session; a refusal below throws, and the
+    // transaction takes both back
+    const { session: row, message } = await writeCounted(tx, id, {
+      sender: 'agent',
+      sender_id: caller.actor.user_id,
+      kind: m.kind,
+      content: m.content,
+      metadata: m.metadata,
+      visibility: internal === true ? 'internal' : 'public',
+    })
     if (!caller.principal) throw new ConversationErrors.NotAssignedToYou(id)
     if (internal === true) {
       // a note is for colleagues: any staff of the scope may leave one, in a closed session too (a wrap-up)
@@ -56,14 +63,7 @@ export function postAgentMessage(
       if (!mayPost(caller.principal, row)) throw new ConversationErrors.NotAssignedToYou(id)
       if (admission('agent', row) !== 'post') throw new ConversationErrors.SessionClosed(id)
     }
-    const message = await appendCounted(tx, row, {
-      sender: 'agent',
-      sender_id: caller.actor.user_id,
-      kind: m.kind,
-      content: m.content,
-      metadata: m.metadata,
-      visibility: internal === true ? 'internal' : 'public',
-    })
+    await announceMessage(tx, row, message)
     return { session: toSession(row), message }
   })
 }

@@ -1,7 +1,7 @@
-import { fromJson, toJson } from '@switchboard/platform'
+import { fromJson, type Scope, toJson, whereScope } from '@switchboard/platform'
 import type { Kysely, Selectable } from 'kysely'
 import type { Message } from '../schemas/sessions.schemas.ts'
-import type { ConversationsDatabase, MessagesTable } from './database.ts'
+import type { ConversationsDatabase, MessagesTable, SessionsTable } from './database.ts'
 
 type Db = Kysely<ConversationsDatabase>
 
@@ -38,6 +38,73 @@ export async function insertMessage(
       workspace_id: scope.workspace_id,
     })
     .execute()
+}
+
+/**
+ * PostgreSQL only (data-modifying `WITH`): the session of `scope` counts one more message — `message_count` raised,
+ * `last_message_at`/`updated_at` set to the message's `created_at`, the row locked — and `m` is stored as its
+ * `message_count`th message, in one statement. Returns the session as it now is; undefined (nothing written) when
+ * the scope has no such session.
+ */
+export async function insertCountedMessage(
+  db: Db,
+  m: Message,
+  scope: Scope,
+): Promise<Selectable<SessionsTable> | undefined> {
+  return db
+    .with('counted', (qc) =>
+      whereScope(
+        qc
+          .updateTable('sessions')
+          .set((eb) => ({
+            message_count: eb('message_count', '+', 1),
+            last_message_at: m.created_at,
+            updated_at: m.created_at,
+          }))
+          .where('id', '=', m.session_id),
+        scope,
+      ).returningAll(),
+    )
+    .with('written', (qc) =>
+      qc
+        .insertInto('messages')
+        .columns([
+          'id',
+          'session_id',
+          'sender',
+          'sender_id',
+          'kind',
+          'content',
+          'metadata',
+          'visibility',
+          'seq',
+          'created_at',
+          'tenant_id',
+          'workspace_id',
+        ])
+        .expression((eb) =>
+          eb
+            .selectFrom('counted')
+            .select((c) => [
+              c.val(m.id).as('id'),
+              'counted.id as session_id',
+              c.val(m.sender).as('sender'),
+              c.val(m.sender_id).as('sender_id'),
+              c.val(m.kind).as('kind'),
+              c.val(m.content).as('content'),
+              c.val(toJson(m.metadata) ?? '{}').as('metadata'),
+              c.val(m.visibility).as('visibility'),
+              'counted.message_count as seq',
+              c.val(m.created_at).as('created_at'),
+              'counted.tenant_id as tenant_id',
+              'counted.workspace_id as workspace_id',
+            ]),
+        )
+        .returning('messages.id'),
+    )
+    .selectFrom('counted')
+    .selectAll()
+    .executeTakeFirst()
 }
 
 /**
