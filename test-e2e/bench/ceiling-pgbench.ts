@@ -44,8 +44,11 @@ export async function runPgbench(o: {
   }
   const q = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`)
   let n = 0
-  /** an insert of a new row of `table`: its fresh columns from the client, :k and a statement number */
-  const insert = (table: string, set: Record<string, string> = {}) => {
+  /**
+   * an insert of a new row of `table`: its fresh columns from the client, :k and a statement number; `from`: what the
+   * row's values may refer to besides (a `WITH` query's name and a comma)
+   */
+  const insert = (table: string, set: Record<string, string> = {}, from = '') => {
     const copy = o.copies.get(table)!
     const i = ++n
     const fresh = copy.fresh.map(([c, type]) =>
@@ -55,7 +58,7 @@ export async function runPgbench(o: {
     )
     const extra = Object.entries(set).map(([c, e]) => `'${c}', ${e}`)
     const obj = [...fresh, ...extra].join(', ')
-    return `INSERT INTO ${copy.name} SELECT * FROM jsonb_populate_record(null::${copy.name}, (SELECT row FROM ${tpl} WHERE name = '${table}')${obj ? ` || jsonb_build_object(${obj})` : ''}) ON CONFLICT DO NOTHING;`
+    return `INSERT INTO ${copy.name} SELECT r.* FROM ${from}jsonb_populate_record(null::${copy.name}, (SELECT row FROM ${tpl} WHERE name = '${table}')${obj ? ` || jsonb_build_object(${obj})` : ''}) r ON CONFLICT DO NOTHING;`
   }
   const update = (table: string) => {
     const copy = o.copies.get(table)!
@@ -102,11 +105,12 @@ export async function runPgbench(o: {
   lines.push('\\set k random(1, 2000000000)')
   if (o.lead && o.messages) {
     lines.push(`\\set s random(1, ${o.sessions})`, 'BEGIN;')
-    lines.push(`SELECT id FROM ${o.lead.name} WHERE id = concat('s', :s) FOR UPDATE;`)
+    // as conversations writes an agent's message: the session's counter raised (its row locked by that update) and
+    // the message with that `seq`, in one statement
     lines.push(
-      `UPDATE ${o.lead.name} SET message_count = message_count + 1, last_message_at = now(), updated_at = now() WHERE id = concat('s', :s) RETURNING message_count AS seq \\gset`,
+      `WITH counted AS (UPDATE ${o.lead.name} SET message_count = message_count + 1, last_message_at = now(), updated_at = now() WHERE id = concat('s', :s) RETURNING message_count) ` +
+        insert('conversations.messages', { session_id: `concat('s', :s)`, seq: 'counted.message_count' }, 'counted, '),
     )
-    lines.push(insert('conversations.messages', { session_id: `concat('s', :s)`, seq: ':seq' }))
     const outboxIds: string[] = []
     const outboxRows = o.profile['conversations.outbox']?.ins ?? 0
     for (let i = 1; i <= Math.round(outboxRows); i++) {
