@@ -3,7 +3,8 @@
 // with tickets pending while every other unit reports; tickets started again picks the event up from its durable
 // consumer, tombstones the ticket and reports, ai-orchestrator follows tickets' report, and the erasure completes.
 // Then conversations is killed and started again: the erasure is not applied a second time (its inbox), the report
-// is unchanged.
+// is unchanged. A tenant's erasure likewise: ai-orchestrator is down when the tenant erases itself, its part waits,
+// and once started again it deletes the tenant's knowledge doc and the tenant's erasure completes.
 import t from 'tap'
 import { conversationsKit, must } from './harness/conversations-kit.ts'
 import { until } from './harness/http.ts'
@@ -69,4 +70,36 @@ t.test('erasure across a unit killed and started again [fleet]', { skip }, async
   t.notOk(JSON.stringify(messages).includes(name), 'the messages stay erased')
   const after = await report()
   t.same(after.services, done.services, 'a restart applies nothing twice: the report is unchanged')
+
+  const gone = kit.freshScope('erl')
+  await kit.customer(gone, 'Rosalind') // identity registers the tenant with its first record
+  const doc = { title: `Leaving KR${suffix}K`, content: `Ask Ottilie KR${suffix}K` }
+  must(await api.post('/api/knowledge-docs', doc, kit.svc(gone)), 201, 'knowledge doc')
+  const platform = { token: kit.service }
+  const tenantReport = async () =>
+    must(await api.get(`/api/security/tenants/${gone.tenant_id}/erasure`, platform), 200, 'tenant report').report
+  await system.kill!('ai-orchestrator', 0)
+  must(await api.post(`/api/security/tenants/${gone.tenant_id}/erasure`, undefined, platform), 202, 'tenant erase')
+  const held = await until(
+    "every part of the tenant's erasure but ai-orchestrator's reported",
+    async () => {
+      const r = await tenantReport()
+      return r.pending.length === 1 ? r : undefined
+    },
+    30_000,
+  )
+  t.same(held.pending, ['ai-orchestrator'], 'ai-orchestrator is down: its part waits')
+  await system.restart!('ai-orchestrator', 0)
+  const erased = await until(
+    "the tenant's erasure completed after ai-orchestrator came back",
+    async () => {
+      const r = await tenantReport()
+      return r.status === 'completed' ? r : undefined
+    },
+    60_000,
+  )
+  const ai = erased.services.find((s: { service: string }) => s.service === 'ai-orchestrator')
+  t.match(ai.counts, { knowledge_docs_deleted: 1 }, 'ai-orchestrator carried it out once back')
+  const docs = must(await api.get('/api/knowledge-docs?page_size=50', kit.svc(gone)), 200, 'docs')
+  t.notOk(JSON.stringify(docs).includes(`KR${suffix}K`), 'the knowledge doc is gone')
 })

@@ -6,7 +6,15 @@
 // tenant that does not exist; repeating the request answers with the first erasure.
 
 import { conversationsKit, getUpload, must } from './harness/conversations-kit.ts'
-import { clean, fleetRedis, leaks, markersEverywhere, settledTotals, tenantAdmin } from './harness/erasure-kit.ts'
+import {
+  clean,
+  fleetRedis,
+  leaks,
+  markersEverywhere,
+  markersIn,
+  settledTotals,
+  tenantAdmin,
+} from './harness/erasure-kit.ts'
 import { leavingTenant, stayingTenant } from './harness/erasure-tenant-kit.ts'
 import { until } from './harness/http.ts'
 import { isError } from './harness/identity-kit.ts'
@@ -169,6 +177,31 @@ inEachMode('erasure: a tenant erased everywhere, totals kept, another tenant unt
     const held = await markersEverywhere(system, stays.markers)
     t.ok(held.find((h) => h.service === 'conversations')?.found.length, 'conversations still holds it')
     t.ok(held.find((h) => h.service === 'ai-orchestrator')?.found.length, 'ai-orchestrator still holds it')
+  })
+
+  t.test('a record arriving after the erasure that names its people is stored masked', async (t) => {
+    // a tenant of staff only, so that nothing but its own erasure taught audit whom to mask
+    const bare = kit.freshScope('etb')
+    const signed = (await tenantAdmin(api, kit.service, bare, `bare_admin_${suffix}`)).username
+    const path = `/api/security/tenants/${bare.tenant_id}/erasure`
+    must(await api.post(path, undefined, platform), 202, 'staff-only tenant erased')
+    await until('its erasure completed', async () => {
+      const x = await api.get(path, platform)
+      return x.body?.report?.status === 'completed' ? x.body : undefined
+    })
+    // a write in the erased scope (a service's token is still let through) naming its erased administrator
+    const late = { name: `Late MC${suffix}L`, content: `Signed, ${signed}` }
+    const macro = must(await api.post('/api/macros', late, kit.svc(bare)), 201, 'late macro')
+    const record = await until('the late record audited', async () => {
+      const r = await api.get('/api/audit/logs?action=macros.create&page_size=50', kit.svc(bare))
+      return (r.body?.data as any[] | undefined)?.find((x) => x.resource_id === macro.id)
+    })
+    const detail = must(await api.get(`/api/audit/logs/${record.id}`, kit.svc(bare)), 200, 'late record')
+    clean(t, 'the late record', detail, [signed])
+    t.equal(detail.action, 'macros.create', 'the action stays')
+    must(await api.call('DELETE', `/api/macros/${macro.id}`, kit.svc(bare)), 204, 'late macro deleted')
+    const { found } = await markersIn(system, 'audit', [signed])
+    t.same(found, [], "no audit record holds the erased administrator's login")
   })
 
   t.test('repeating the request answers with the first erasure', async (t) => {
