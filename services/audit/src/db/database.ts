@@ -39,6 +39,8 @@ export interface AuditErasedSubjectsTable {
   kind: 'id' | 'identifier' | 'resource'
   /** how many words: the window the recorder hashes a record's text by */
   tokens: number
+  /** 16 bits of a fast hash of the first word: the recorder's pre-filter */
+  lead: number
   erasure_id: string
   erased_at: Timestamp
 }

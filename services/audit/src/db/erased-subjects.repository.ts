@@ -36,10 +36,10 @@ export async function tenantErasures(db: Kysely<AuditDatabase>, tenant: string) 
         ? []
         : await tx
             .selectFrom('audit_erased_subjects')
-            .select(['digest', 'kind', 'tokens'])
+            .select(['digest', 'kind', 'tokens', 'lead'])
             .where('tenant_id', '=', tenant)
             .execute()
-    return { epoch, subjects: subjects.map((s) => ({ ...s, tokens: Number(s.tokens) })) }
+    return { epoch, subjects: subjects.map((s) => ({ ...s, tokens: Number(s.tokens), lead: Number(s.lead) })) }
   })
 }
 

@@ -12,6 +12,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('digest', 'text', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('tokens', 'integer', (c) => c.notNull())
+    .addColumn('lead', 'integer', (c) => c.notNull())
     .addColumn('erasure_id', 'text', (c) => c.notNull())
     .addColumn('erased_at', t.timestamp, (c) => c.notNull())
     .addPrimaryKeyConstraint('audit_erased_subjects_pk', ['tenant_id', 'digest'])
