@@ -32,15 +32,20 @@ const tracer = () => trace.getTracer('@switchboard/events')
 /** W3C `traceparent` / `tracestate`: what an outbox row and a bus message carry of the trace that made the event. */
 export const TRACE_HEADERS = ['traceparent', 'tracestate'] as const
 
+/** The sampled bit of a span context's flags: the trace is kept; without it, nothing of it is recorded. */
+export const sampled = (flags: number) => (flags & TraceFlags.SAMPLED) !== 0
+
 /**
  * `headers` plus the trace context of the caller (the request that wrote the event), when tracing is on and the
- * caller is inside a sampled span; headers that already carry a `traceparent` keep theirs.
+ * caller is inside a trace; headers that already carry a `traceparent` keep theirs. A trace that is not sampled
+ * travels too (flags `00`): parent-based sampling downstream follows it, so a consumer of an event from an unsampled
+ * request records nothing either, instead of starting a trace of its own.
  */
 export function withTraceHeaders(headers: Record<string, string> | undefined, ctx?: Context) {
   if (!active || headers?.traceparent) return headers
   const from = ctx ?? context.active()
-  // sampled, not necessarily still open: an audit record is written as the response goes out, its span just ended
-  if (((trace.getSpan(from)?.spanContext().traceFlags ?? 0) & TraceFlags.SAMPLED) === 0) return headers
+  // not necessarily still open: an audit record is written as the response goes out, its span just ended
+  if (trace.getSpan(from) === undefined) return headers
   const out: Record<string, string> = { ...headers }
   propagation.inject(from, out)
   return out
@@ -61,27 +66,29 @@ function ended(span: Span, err?: unknown) {
 
 /**
  * A handler whose every delivery runs in a CONSUMER span, child of the trace carried in the message's headers:
- * the consumer's own queries and publishes belong to the trace of the request that caused the event.
+ * the consumer's own queries and publishes belong to the trace of the request that caused the event. A delivery of
+ * a trace that is not sampled gets no span: it runs in the trace context it came with (its log lines carry the trace
+ * id, what it publishes carries the context on). One with no trace context starts a trace, sampled at the ratio; its
+ * name and attributes are built only when it is.
  */
 function tracedHandler(handler: Handler, bus: string, attributes: Record<string, string>): Handler {
   return async (delivery) => {
     const parent = delivery.headers.traceparent ? propagation.extract(ROOT_CONTEXT, delivery.headers) : ROOT_CONTEXT
-    const span = tracer().startSpan(
-      `process ${delivery.subject}`,
-      {
-        kind: SpanKind.CONSUMER,
-        attributes: {
-          'messaging.system': bus,
-          'messaging.operation.type': 'process',
-          'messaging.destination.name': delivery.subject,
-          'messaging.message.id': delivery.envelope.id,
-          'switchboard.event.type': delivery.envelope.type,
-          'switchboard.delivery.count': delivery.deliveryCount,
-          ...attributes,
-        },
-      },
-      parent,
-    )
+    const given = trace.getSpanContext(parent)
+    if (given !== undefined && !sampled(given.traceFlags)) return context.with(parent, () => handler(delivery))
+    const span = tracer().startSpan('process', { kind: SpanKind.CONSUMER }, parent)
+    if (span.isRecording()) {
+      span.updateName(`process ${delivery.subject}`)
+      span.setAttributes({
+        'messaging.system': bus,
+        'messaging.operation.type': 'process',
+        'messaging.destination.name': delivery.subject,
+        'messaging.message.id': delivery.envelope.id,
+        'switchboard.event.type': delivery.envelope.type,
+        'switchboard.delivery.count': delivery.deliveryCount,
+        ...attributes,
+      })
+    }
     try {
       await context.with(trace.setSpan(parent, span), () => handler(delivery))
       ended(span)
@@ -110,7 +117,15 @@ export function tracedBus(bus: EventBus): EventBus {
     async publish(subject, envelope, opts = {}) {
       const given = opts.headers ?? {}
       const parent = given.traceparent ? propagation.extract(ROOT_CONTEXT, given) : context.active()
-      if (!trace.getSpan(parent)) return bus.publish(subject, envelope, opts)
+      const from = trace.getSpanContext(parent)
+      if (from === undefined) return bus.publish(subject, envelope, opts)
+      if (!sampled(from.traceFlags)) {
+        // no span: the context travels as it is (an outbox row's headers already carry it)
+        if (given.traceparent) return bus.publish(subject, envelope, opts)
+        const headers: Record<string, string> = { ...given }
+        propagation.inject(parent, headers)
+        return bus.publish(subject, envelope, { ...opts, headers })
+      }
       const span = tracer().startSpan(
         `publish ${subject}`,
         {

@@ -1,4 +1,4 @@
-import { context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
+import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
 import { tracingActive } from '@switchboard/events'
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely'
 
@@ -9,76 +9,88 @@ const tracer = () => trace.getTracer('@switchboard/platform')
 
 /**
  * A CLIENT span per statement a connection executes (pg or SQLite): `db.system.name`, the statement's text (its
- * placeholders, never its values), the rows it touched, its error. Only inside a span (a request, a delivery): the
- * relay's polls and a worker's sweeps outside any trace make none. `BEGIN`/`COMMIT` are statements too, so a
+ * placeholders, never its values), the rows it touched, its error. Only inside a sampled span (a request, a
+ * delivery): under a trace that is not sampled, or outside any (the relay's polls, a worker's sweeps), a statement
+ * pays one look at the active context and runs as it would untraced. `BEGIN`/`COMMIT` are statements too, so a
  * transaction shows as what it is.
  */
-async function traced<R>(system: string, query: CompiledQuery, run: () => Promise<QueryResult<R>>) {
-  const parent = context.active()
-  if (!trace.getSpan(parent)?.isRecording()) return run()
-  const sqlText = query.sql
-  const operation = /^\s*(\w+)/.exec(sqlText)?.[1]?.toUpperCase() ?? 'QUERY'
-  const span: Span = tracer().startSpan(
-    `${operation} ${system}`,
-    {
-      kind: SpanKind.CLIENT,
-      attributes: {
-        'db.system.name': system,
-        'db.operation.name': operation,
-        'db.query.text': sqlText.length > MAX_STATEMENT ? `${sqlText.slice(0, MAX_STATEMENT)}…` : sqlText,
+class TracedConnection implements DatabaseConnection {
+  readonly inner: DatabaseConnection
+  readonly system: string
+  constructor(inner: DatabaseConnection, system: string) {
+    this.inner = inner
+    this.system = system
+  }
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const parent = context.active()
+    if (!trace.getSpan(parent)?.isRecording()) return this.inner.executeQuery<R>(query)
+    return this.#traced<R>(query, parent)
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize)
+  }
+
+  async #traced<R>(query: CompiledQuery, parent: Context): Promise<QueryResult<R>> {
+    const sqlText = query.sql
+    const operation = /^\s*(\w+)/.exec(sqlText)?.[1]?.toUpperCase() ?? 'QUERY'
+    const span: Span = tracer().startSpan(
+      `${operation} ${this.system}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'db.system.name': this.system,
+          'db.operation.name': operation,
+          'db.query.text': sqlText.length > MAX_STATEMENT ? `${sqlText.slice(0, MAX_STATEMENT)}…` : sqlText,
+        },
       },
-    },
-    parent,
-  )
-  try {
-    const result = await run()
-    const rows = result.numAffectedRows ?? BigInt(result.rows.length)
-    span.setAttribute('db.response.returned_rows', Number(rows))
-    span.end()
-    return result
-  } catch (err) {
-    span.recordException(err as Error)
-    span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message })
-    span.end()
-    throw err
+      parent,
+    )
+    try {
+      const result = await this.inner.executeQuery<R>(query)
+      const rows = result.numAffectedRows ?? BigInt(result.rows.length)
+      span.setAttribute('db.response.returned_rows', Number(rows))
+      span.end()
+      return result
+    } catch (err) {
+      span.recordException(err as Error)
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message })
+      span.end()
+      throw err
+    }
   }
 }
 
 /**
- * The connection as the driver hands it out, its `executeQuery` traced. Its other members are the connection's own,
- * bound to it (pg's and SQLite's connections keep private fields), so the driver gets back what it knows.
+ * The driver handing out each connection in a traced wrapper, made once per connection (not per acquire), and
+ * unwrapped when it is released: the driver releases its own object (pg's connection keeps private members).
+ * Transactions and savepoints take the wrapper, so their statements are traced like any other.
  */
-function tracedConnection(connection: DatabaseConnection, system: string): DatabaseConnection {
-  return new Proxy(connection, {
-    get(target, prop) {
-      if (prop === 'executeQuery')
-        return <R>(query: CompiledQuery) => traced<R>(system, query, () => target.executeQuery<R>(query))
-      const value = Reflect.get(target, prop, target)
-      return typeof value === 'function' ? value.bind(target) : value
-    },
-  })
-}
-
-/** Connections are wrapped as acquired and unwrapped before the driver sees them again. */
 function tracedDriver(driver: Driver, system: string): Driver {
-  const inner = new WeakMap<DatabaseConnection, DatabaseConnection>()
-  const unwrap = (c: DatabaseConnection) => inner.get(c) ?? c
-  return new Proxy(driver, {
-    get(target, prop) {
-      if (prop === 'acquireConnection')
-        return async () => {
-          const connection = await target.acquireConnection()
-          const wrapped = tracedConnection(connection, system)
-          inner.set(wrapped, connection)
-          return wrapped
-        }
-      const value = Reflect.get(target, prop, target)
-      if (typeof value !== 'function') return value
-      // every other method takes the connection first (begin/commit/rollback, savepoints, release)
-      return (first: unknown, ...rest: unknown[]) =>
-        value.call(target, first && typeof first === 'object' ? unwrap(first as DatabaseConnection) : first, ...rest)
+  const wrappers = new WeakMap<DatabaseConnection, TracedConnection>()
+  const out: Driver = {
+    init: () => driver.init(),
+    async acquireConnection() {
+      const connection = await driver.acquireConnection()
+      let wrapped = wrappers.get(connection)
+      if (wrapped === undefined) {
+        wrapped = new TracedConnection(connection, system)
+        wrappers.set(connection, wrapped)
+      }
+      return wrapped
     },
-  })
+    beginTransaction: (connection, settings) => driver.beginTransaction(connection, settings),
+    commitTransaction: (connection) => driver.commitTransaction(connection),
+    rollbackTransaction: (connection) => driver.rollbackTransaction(connection),
+    releaseConnection: (connection) =>
+      driver.releaseConnection(connection instanceof TracedConnection ? connection.inner : connection),
+    destroy: () => driver.destroy(),
+  }
+  if (driver.savepoint) out.savepoint = driver.savepoint.bind(driver)
+  if (driver.rollbackToSavepoint) out.rollbackToSavepoint = driver.rollbackToSavepoint.bind(driver)
+  if (driver.releaseSavepoint) out.releaseSavepoint = driver.releaseSavepoint.bind(driver)
+  return out
 }
 
 /** The dialect with a span per query when tracing is on; the dialect itself when off (nothing on the query path). */

@@ -1,4 +1,13 @@
-import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  trace,
+} from '@opentelemetry/api'
 import { tracingActive } from '@switchboard/events'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 
@@ -13,6 +22,12 @@ const spans = new WeakMap<FastifyRequest, Span>()
  * replaces the request's `traceparent` header, so a gateway that forwards the client's headers upstream passes its
  * span on. Installed only when tracing is on: off, a request pays nothing. `unit` is the span's
  * `switchboard.unit` (the embedded mode runs every unit in one process, under one `service.name`).
+ *
+ * What a request of a trace that is not sampled pays, at most: where the trace starts (the gateway), the sampler's
+ * decision and its ids, and the `traceparent` (flags `00`) written into the request's headers for the services it
+ * reaches; under a caller's unsampled `traceparent`, not even a span — the caller's context is made active as it came
+ * (log lines carry its trace id) and the header goes on untouched. The span's name and attributes are built only
+ * for a span that records (the ratio sampler decides on the trace id alone).
  */
 export function installHttpTracing(app: FastifyInstance<any, any, any, any, any>, unit: string): void {
   if (!tracingActive()) return
@@ -25,24 +40,23 @@ export function installHttpTracing(app: FastifyInstance<any, any, any, any, any>
     if (UNTRACED.has(route) || request.headers.upgrade !== undefined) return done()
     const headers = request.headers
     const parent = headers.traceparent ? propagation.extract(ROOT_CONTEXT, headers) : ROOT_CONTEXT
-    const span = tracer.startSpan(
-      `${request.method} ${route}`,
-      {
-        kind: SpanKind.SERVER,
-        attributes: {
-          'http.request.method': request.method,
-          'http.route': route,
-          'url.path': request.url.split('?', 1)[0] ?? '',
-          'switchboard.unit': unit,
-          'switchboard.request_id': String(request.id),
-        },
-      },
-      parent,
-    )
-    spans.set(request, span)
+    const given = trace.getSpanContext(parent)
+    if (given !== undefined && (given.traceFlags & TraceFlags.SAMPLED) === 0) return context.with(parent, done)
+    const span = tracer.startSpan('HTTP', { kind: SpanKind.SERVER }, parent)
+    if (span.isRecording()) {
+      span.updateName(`${request.method} ${route}`)
+      span.setAttributes({
+        'http.request.method': request.method,
+        'http.route': route,
+        'url.path': request.url.split('?', 1)[0] ?? '',
+        'switchboard.unit': unit,
+        'switchboard.request_id': String(request.id),
+      })
+      spans.set(request, span)
+    }
     const ctx = trace.setSpan(parent, span)
-    delete headers.traceparent
-    delete headers.tracestate
+    // the span's context replaces the caller's (assigned over it: deleting a header slows every later read of them)
+    if (headers.tracestate !== undefined && span.spanContext().traceState === undefined) delete headers.tracestate
     propagation.inject(ctx, headers)
     context.with(ctx, done)
   })
