@@ -3,7 +3,6 @@ import { defineService, type ServiceApp } from '@switchboard/platform'
 import { createLagProbe } from './commands/lag.commands.ts'
 import { type RebuildOptions, rebuildProjections } from './commands/rebuild.commands.ts'
 import { loadConfig, type StatisticsConfig } from './config.ts'
-import { tenantErasureConsumer } from './consumers/erasure-tenant.consumer.ts'
 import { PROJECTIONS } from './consumers/projections.ts'
 import type { StatisticsParts, StatisticsService } from './context.ts'
 import { buildAggregates as buildFromRows } from './db/aggregates-build.ts'
@@ -39,7 +38,7 @@ export const statistics = defineService<StatisticsConfig, StatisticsDatabase, St
   },
   routes: { protected: [reportRoutes, dailyStatsRoutes, lagRoutes, ingestRoutes] },
   // each projection's deliveries applied in batches, one transaction each (group commit: consumers/projection.ts)
-  consumers: [...PROJECTIONS, tenantErasureConsumer],
+  consumers: [...PROJECTIONS],
   // the projections' lag in /ready's details: shown to operators, never a reason to leave the rotation
   async readyDetails(svc) {
     const projections = await svc.lag.read()

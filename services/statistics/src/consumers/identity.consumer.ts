@@ -1,4 +1,4 @@
-import { IdentityEvents } from '@switchboard/contracts'
+import { IdentityEvents, IdentityTenantErasureEvents } from '@switchboard/contracts'
 import { on, type Scope, versionOf } from '@switchboard/platform'
 import type { Kysely } from 'kysely'
 import type { StatisticsService } from '../context.ts'
@@ -6,6 +6,7 @@ import type { StatisticsDatabase } from '../db/database.ts'
 import {
   agentExists,
   applyAgentStatus,
+  eraseTenantAgents,
   upsertAgent,
   upsertCustomer,
   upsertUserRole,
@@ -22,7 +23,8 @@ type Db = Kysely<StatisticsDatabase>
  * what total_customers, total_agents, online/busy agents, avg_response_time, agent performance and customer
  * sources are computed from. Starts at the beginning of the IDENTITY stream, so a new deployment builds the
  * directory by replay; each event is applied once (inbox) and only if newer than the row (newest wins). Token state,
- * tenants and workspaces are not statistics' business.
+ * tenants and workspaces are not statistics' business. A tenant's erasure is handled here, not by a consumer of its
+ * own, so that `switchboard stats rebuild` replays it after the agent events it erases (names stay empty).
  */
 export const identityProjection = projection({
   durable: IDENTITY_PROJECTION,
@@ -67,6 +69,10 @@ export const identityProjection = projection({
       if (!(await agentExists(tx.db, d.agent_id))) throw new Error(`agent ${d.agent_id} not projected yet`)
       await applyAgentStatus(tx.db, d.agent_id, d.status, versionOf(envelope))
     }),
+    // the agents' names and departments go (the only personal data statistics holds); rows and totals stay
+    on(IdentityTenantErasureEvents.requested, ({ envelope, data: e }, tx) =>
+      eraseTenantAgents(tx.db, e.tenant_id, versionOf(envelope)),
+    ),
   ],
 })
 

@@ -166,3 +166,17 @@ export async function applyAgentStatus(db: Db, agent_id: string, status: string,
     .where(storedIsOlder('agents', v))
     .execute()
 }
+
+/**
+ * A tenant's erasure: its agents' names and departments emptied, the rows (and so every total) kept. The version
+ * moves to the erasure's where the row's is older, so an older agent event taken late changes nothing.
+ */
+export async function eraseTenantAgents(db: Db, tenant_id: string, v: Version): Promise<void> {
+  await db.updateTable('agents').set({ name: '', department: '' }).where('tenant_id', '=', tenant_id).execute()
+  await db
+    .updateTable('agents')
+    .set({ ...v })
+    .where('tenant_id', '=', tenant_id)
+    .where(storedIsOlder('agents', v))
+    .execute()
+}
