@@ -7,6 +7,7 @@ import { registerNamespace } from './commands/namespace.ts'
 import { registerRun } from './commands/run.ts'
 import { registerStats } from './commands/stats.ts'
 import { registerTenant } from './commands/tenant.ts'
+import { registerTenantErasure } from './commands/tenant-erasure.ts'
 import { registerToken } from './commands/token.ts'
 
 const program = new Command('switchboard')
@@ -17,7 +18,7 @@ registerDlq(program)
 registerToken(program)
 registerBaseline(program)
 registerNamespace(program)
-registerTenant(program)
+registerTenantErasure(registerTenant(program))
 registerStats(program)
 registerCustomer(program)
 

@@ -1,10 +1,11 @@
 import type { Command } from 'commander'
 import { mintServiceToken } from '../service-token.ts'
 
-/** Where the registry is reached, and the secret to mint the call's token with. */
-interface GatewayFlags {
+/** Where the registry is reached, and the secret to mint the call's token with (or a token of one's own). */
+export interface GatewayFlags {
   gateway?: string
   dataDir?: string
+  token?: string
   json?: boolean
 }
 
@@ -30,16 +31,21 @@ export function parseWorkspaceSpec(spec: string): { id: string; name?: string } 
 
 /**
  * One call to the gateway's registry API as a platform service: a token minted here (unscoped, `security.*`,
- * five minutes) with the JWT secret of JWT_SECRET[_FILE] or of the embedded data directory.
+ * five minutes) with the JWT secret of JWT_SECRET[_FILE] or of the embedded data directory — or `--token`'s, where a
+ * command takes one (a tenant administrator's own, so the audit trail names them).
  */
-async function registry(o: GatewayFlags, method: string, path: string, body?: unknown) {
+export async function registry(o: GatewayFlags, method: string, path: string, body?: unknown) {
   const base = o.gateway ?? process.env.SWITCHBOARD_GATEWAY ?? DEFAULT_GATEWAY
-  const { token } = await mintServiceToken({
-    service: 'switchboard-cli',
-    permissions: ['security.*'],
-    ttlSeconds: TOKEN_TTL_SECONDS,
-    dataDir: o.dataDir,
-  })
+  const token =
+    o.token ??
+    (
+      await mintServiceToken({
+        service: 'switchboard-cli',
+        permissions: ['security.*'],
+        ttlSeconds: TOKEN_TTL_SECONDS,
+        dataDir: o.dataDir,
+      })
+    ).token
   const res = await fetch(new URL(path, base), {
     method,
     headers: {
@@ -61,19 +67,22 @@ async function registry(o: GatewayFlags, method: string, path: string, body?: un
 
 const yesNo = (b: boolean) => (b ? 'yes' : 'no')
 
-function withGateway(cmd: Command): Command {
+export function withGateway(cmd: Command): Command {
   return cmd
     .option('--gateway <url>', `the gateway (env SWITCHBOARD_GATEWAY, default ${DEFAULT_GATEWAY})`)
     .option('--data-dir <dir>', 'where an embedded start stored its JWT secret (env DATA_DIR, default ./data)')
     .option('--json', 'print the answer as JSON')
 }
 
-function print(o: GatewayFlags, value: unknown, text: string) {
+export function print(o: GatewayFlags, value: unknown, text: string) {
   process.stdout.write(o.json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`)
 }
 
-/** `switchboard tenant create|list|disable|enable`: the tenant registry, for operators (services/identity/README.md). */
-export function registerTenant(program: Command) {
+/**
+ * `switchboard tenant create|list|disable|enable|erase|erasure`: the tenant registry, for operators
+ * (services/identity/README.md); erase and erasure in tenant-erasure.ts.
+ */
+export function registerTenant(program: Command): Command {
   const tenant = program
     .command('tenant')
     .description('the tenant registry, through the gateway as a platform service (JWT_SECRET[_FILE] or the data dir)')
@@ -139,4 +148,6 @@ export function registerTenant(program: Command) {
         print(o, res, `tenant ${res.id} ${past}`)
       })
   }
+
+  return tenant
 }
