@@ -1,5 +1,6 @@
 export * from './inbox.ts'
 export * from './jetstream.ts'
+export type { RetentionLimits, StreamRetention } from './jetstream-streams.ts'
 export * from './ledger-introspection.ts'
 export * from './memory.ts'
 export * from './metrics.ts'

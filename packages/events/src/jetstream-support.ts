@@ -8,9 +8,6 @@ import {
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
-  RetentionPolicy,
-  StorageType,
-  type StreamConfig,
 } from '@nats-io/jetstream'
 import { type MsgHdrs, nanos, headers as natsHeaders } from '@nats-io/transport-node'
 import type { Envelope } from '@switchboard/contracts'
@@ -53,44 +50,6 @@ export function decodeEnvelope(m: JsMsg): Envelope {
 
 export function isApiError(err: unknown, code: number): boolean {
   return err instanceof JetStreamApiError && err.code === code
-}
-
-interface StreamSpec {
-  name: string
-  subjects: string[]
-  maxAgeMs: number | undefined
-  duplicateWindowMs: number
-}
-
-/** Creates or updates a stream so that several replicas may call it at start-up at the same time. */
-export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, attempt = 0): Promise<void> {
-  const maxAge = spec.maxAgeMs ? nanos(spec.maxAgeMs) : 0
-  // The server refuses a duplicate window longer than the max age.
-  const dupWindow = nanos(spec.maxAgeMs ? Math.min(spec.duplicateWindowMs, spec.maxAgeMs) : spec.duplicateWindowMs)
-  const wanted: Partial<StreamConfig> = { subjects: spec.subjects, max_age: maxAge, duplicate_window: dupWindow }
-  try {
-    const { config } = await jsm.streams.info(spec.name)
-    const same =
-      config.max_age === maxAge &&
-      config.duplicate_window === dupWindow &&
-      config.subjects.length === spec.subjects.length &&
-      config.subjects.every((s, i) => s === spec.subjects[i])
-    if (!same) await jsm.streams.update(spec.name, { ...config, ...wanted })
-  } catch (err) {
-    if (!isApiError(err, JetStreamApiCodes.StreamNotFound)) throw err
-    try {
-      await jsm.streams.add({
-        name: spec.name,
-        retention: RetentionPolicy.Limits,
-        storage: StorageType.File,
-        ...wanted,
-      })
-    } catch (addErr) {
-      // Another replica created it between our info and add: take the update path once.
-      if (attempt > 0) throw addErr
-      await ensureStream(jsm, spec, attempt + 1)
-    }
-  }
 }
 
 interface DurableSpec {

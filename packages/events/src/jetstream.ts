@@ -3,14 +3,8 @@ import { connect } from '@nats-io/transport-node'
 import type { Envelope } from '@switchboard/contracts'
 import type { Logger } from 'pino'
 import { consumeDurable, type JetStreamContext } from './jetstream-consume.ts'
-import {
-  createNaming,
-  decodeEnvelope,
-  ensureStream,
-  readStream,
-  toHeaderRecord,
-  toNatsHeaders,
-} from './jetstream-support.ts'
+import { ensureStream, type StreamRetention } from './jetstream-streams.ts'
+import { createNaming, decodeEnvelope, readStream, toHeaderRecord, toNatsHeaders } from './jetstream-support.ts'
 import { type EventBusMetrics, subjectRoot } from './metrics.ts'
 import type { DeadLetter, EventBus, Handler, StreamDef, Subscription } from './port.ts'
 import { DEFAULTS, DLQ_STREAM, parseDeadLetter, replayMsgId, selectDeadLetters } from './shared.ts'
@@ -27,6 +21,11 @@ export interface JetStreamBusOptions {
   duplicateWindowMs?: number
   /** connection name shown by the server's monitoring */
   name?: string
+  /**
+   * limits applied to the streams when they are ensured: the domain streams (those declared without an age of their
+   * own; `HUB` keeps its 60 s) and the dead-letter stream. A limit left out leaves the stream's as it is.
+   */
+  retention?: StreamRetention
 }
 
 /** The EventBus on NATS JetStream: one connection, durable pull consumers, a dead-letter stream. */
@@ -39,13 +38,18 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
   const logger = opts.logger
   const subscriptions = new Set<Subscription>()
 
-  const ensure = (def: StreamDef) =>
-    ensureStream(jsm, {
+  const ensure = (def: StreamDef) => {
+    const limits = (def.name === DLQ_STREAM.name ? opts.retention?.deadLetters : opts.retention?.streams) ?? {}
+    const own = def.maxAgeMs !== undefined
+    return ensureStream(jsm, {
       name: naming.stream(def.name),
       subjects: def.subjects.map(naming.subject),
-      maxAgeMs: def.maxAgeMs,
+      // a stream that declares its own age (HUB) keeps it, and takes none of the operator's limits
+      maxAgeMs: own ? def.maxAgeMs : limits.maxAgeMs,
+      maxBytes: own ? undefined : limits.maxBytes,
       duplicateWindowMs,
     })
+  }
   let dlqReady: Promise<void> | undefined
   const ensureDeadLetterStream = () => {
     dlqReady ??= ensure(DLQ_STREAM).catch((err: unknown) => {

@@ -4,7 +4,10 @@ import type { Envelope } from '@switchboard/contracts'
 export interface StreamDef {
   name: string
   subjects: readonly string[]
-  /** max age of messages, ms; Limits retention so projections can be rebuilt by replay */
+  /**
+   * the stream's own max age of messages, ms, always applied (HUB's 60 s). Without it the stream takes the bus's
+   * configured retention, or keeps what it has: Limits retention, so projections can be rebuilt by replay
+   */
   maxAgeMs?: number
 }
 

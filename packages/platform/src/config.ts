@@ -53,11 +53,67 @@ export const CacheConfig = Type.Union([
 ])
 export type CacheConfig = Static<typeof CacheConfig>
 
+const Days = Type.Integer({ minimum: 0, maximum: 36_500 })
+const Bytes = Type.Integer({ minimum: 0 })
+
+/**
+ * Limits on the JetStream streams, applied by every unit that ensures them at start-up (`EVENTS_RETENTION_DAYS`,
+ * `EVENTS_MAX_BYTES` for the domain streams, `EVENTS_DLQ_RETENTION_DAYS`, `EVENTS_DLQ_MAX_BYTES` for the dead
+ * letters). Unset: the stream keeps what it has (a new one: no limit); 0: no limit.
+ */
+export const BusRetentionConfig = Type.Object({
+  max_age_days: Type.Optional(Days),
+  max_bytes: Type.Optional(Bytes),
+  dlq_max_age_days: Type.Optional(Days),
+  dlq_max_bytes: Type.Optional(Bytes),
+})
+export type BusRetentionConfig = Static<typeof BusRetentionConfig>
+
 export const BusConfig = Type.Union([
-  Type.Object({ driver: Type.Literal('nats'), url: Type.String(), prefix: Type.String({ default: '' }) }),
+  Type.Object({
+    driver: Type.Literal('nats'),
+    url: Type.String(),
+    prefix: Type.String({ default: '' }),
+    retention: Type.Optional(BusRetentionConfig),
+  }),
   Type.Object({ driver: Type.Literal('memory') }),
 ])
 export type BusConfig = Static<typeof BusConfig>
+
+const DAY_MS = 86_400_000
+
+/** The configured limits as the JetStream bus takes them (`createJetStreamBus({ retention })`). */
+export function busRetention(retention: BusRetentionConfig | undefined) {
+  const ms = (days: number | undefined) => (days === undefined ? undefined : days * DAY_MS)
+  return {
+    streams: { maxAgeMs: ms(retention?.max_age_days), maxBytes: retention?.max_bytes },
+    deadLetters: { maxAgeMs: ms(retention?.dlq_max_age_days), maxBytes: retention?.dlq_max_bytes },
+  }
+}
+
+/**
+ * The retention settings from the environment; an unset or empty variable is left out (the stream keeps its own).
+ * A value that is not a whole number in range is refused here, by its variable's name (inside the bus union the
+ * schema could only say "/bus: Expected union value").
+ */
+export function busRetentionFromEnv(env: NodeJS.ProcessEnv): BusRetentionConfig {
+  const out: Record<string, number> = {}
+  for (const [key, name, max] of [
+    ['max_age_days', 'EVENTS_RETENTION_DAYS', 36_500],
+    ['max_bytes', 'EVENTS_MAX_BYTES', Number.MAX_SAFE_INTEGER],
+    ['dlq_max_age_days', 'EVENTS_DLQ_RETENTION_DAYS', 36_500],
+    ['dlq_max_bytes', 'EVENTS_DLQ_MAX_BYTES', Number.MAX_SAFE_INTEGER],
+  ] as const) {
+    const raw = env[name]?.trim()
+    if (!raw) continue
+    const value = Number(raw)
+    if (!/^\d+$/.test(raw) || value > max) {
+      throw new ConfigError(`invalid configuration:\n  ${name}: expected a whole number from 0 to ${max}, got "${raw}"`)
+    }
+    out[key] = value
+  }
+  return out
+}
 
 /** The part every service's config shares; a service's schema is `Type.Composite([ServiceBaseConfig, own])`. */
 export const ServiceBaseConfig = Type.Object({
@@ -124,6 +180,11 @@ export function baseConfigFromEnv(env: NodeJS.ProcessEnv, unit: { name: string; 
     bus:
       env.BUS_DRIVER === 'memory'
         ? { driver: 'memory' }
-        : { driver: 'nats', url: env.NATS_URL ?? 'nats://127.0.0.1:4222', prefix: env.NATS_PREFIX },
+        : {
+            driver: 'nats',
+            url: env.NATS_URL ?? 'nats://127.0.0.1:4222',
+            prefix: env.NATS_PREFIX,
+            retention: busRetentionFromEnv(env),
+          },
   }
 }

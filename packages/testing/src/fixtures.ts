@@ -40,6 +40,32 @@ export async function deleteNatsStreams(url: string, prefix: string): Promise<vo
   }
 }
 
+/** The retention limits of a stream as the server has them: `max_age` in ns (0: none), `max_bytes` (-1: none). */
+export interface NatsStreamLimits {
+  max_age: number
+  max_bytes: number
+}
+
+/**
+ * Reads a stream's limits, after setting some of them first when `set` is given (what an operator's
+ * `nats stream edit --max-age …` does), so that tests outside the events package can check what a unit's start did.
+ */
+export async function natsStreamLimits(
+  url: string,
+  stream: string,
+  set?: Partial<NatsStreamLimits>,
+): Promise<NatsStreamLimits> {
+  const nc = await connect({ servers: url })
+  try {
+    const jsm = await jetstreamManager(nc)
+    let { config } = await jsm.streams.info(stream)
+    if (set) config = (await jsm.streams.update(stream, { ...config, ...set })).config
+    return { max_age: config.max_age, max_bytes: config.max_bytes }
+  } finally {
+    await nc.close()
+  }
+}
+
 /**
  * A PostgreSQL schema name of its own for one test, dropped (CASCADE) at teardown. The schema is not
  * created unless `create` is set: platform's createDatabase creates the schema it is given.

@@ -12,7 +12,7 @@ import {
 import type { FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import { type Cache, createCache } from '../cache.ts'
-import type { ServiceBaseConfig } from '../config.ts'
+import { busRetention, type ServiceBaseConfig } from '../config.ts'
 import { createDatabase, migrateToLatest } from '../db/database.ts'
 import { createApp } from '../http/app.ts'
 import { installAudit } from '../http/audit.ts'
@@ -89,7 +89,13 @@ export async function buildService<C extends ServiceBaseConfig, DB, X extends ob
     bus =
       deps.bus ??
       (config.bus.driver === 'nats'
-        ? await createJetStreamBus({ url: config.bus.url, prefix: config.bus.prefix, logger, metrics: eventMetrics })
+        ? await createJetStreamBus({
+            url: config.bus.url,
+            prefix: config.bus.prefix,
+            logger,
+            metrics: eventMetrics,
+            retention: busRetention(config.bus.retention),
+          })
         : createMemoryBus({ logger, metrics: eventMetrics }))
     const theBus = bus
     if (!deps.bus) opened.push(() => theBus.close())
