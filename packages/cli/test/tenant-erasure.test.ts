@@ -86,7 +86,11 @@ t.test('tenant erase starts the erasure and follows it until every unit reported
     'one POST, then GETs until completed',
   )
   const claims = await verifyToken(buildKeyring(secret), bearer(gw.seen[0]), { expectedUse: 'access' })
-  t.match(claims, { tenant_id: '', user_id: 'service:switchboard-cli', permissions: ['security.*'] }, 'a platform call')
+  t.match(
+    claims,
+    { tenant_id: '', user_id: 'service:switchboard-cli', permissions: ['security.*', 'customers.erase'] },
+    'a platform call with the erasure permission',
+  )
 })
 
 t.test("an administrator's own token starts it; the platform token follows it", async (t) => {

@@ -44,6 +44,9 @@ function describe(e: TenantErasure): string {
 
 const path = (id: string) => `/api/security/tenants/${encodeURIComponent(id)}/erasure`
 
+/** The minted token's permissions: identity's erasure routes ask for the registry's and the erasure's. */
+const PERMISSIONS = ['security.*', 'customers.erase']
+
 /**
  * `switchboard tenant erase|erasure`: a tenant's self-erasure (right to erasure) and its report, through the gateway
  * (services/identity/README.md, "Erasure and export"); as `switchboard customer erase` for one person.
@@ -58,13 +61,13 @@ export function registerTenantErasure(tenant: Command) {
     .action(async (id: string, o: GatewayFlags & { wait: string }) => {
       const wait = Number(o.wait)
       if (!Number.isFinite(wait) || wait < 0) throw new Error(`--wait ${o.wait}: expected seconds, 0 or more`)
-      let erasure = (await registry(o, 'POST', path(id))) as TenantErasure
+      let erasure = (await registry(o, 'POST', path(id), undefined, PERMISSIONS)) as TenantErasure
       const deadline = Date.now() + wait * 1000
       // the tenant's own tokens are refused once it is disabled: follow with a platform token
       const follow = { ...o, token: undefined }
       while (!done(erasure) && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 250))
-        erasure = (await registry(follow, 'GET', path(id))) as TenantErasure
+        erasure = (await registry(follow, 'GET', path(id), undefined, PERMISSIONS)) as TenantErasure
       }
       print(o, erasure, describe(erasure))
       if (wait > 0 && !done(erasure)) process.exitCode = 2
@@ -73,7 +76,7 @@ export function registerTenantErasure(tenant: Command) {
   withGateway(tenant.command('erasure <tenant_id>'))
     .description("the tenant's erasure and what each unit reported")
     .action(async (id: string, o: GatewayFlags) => {
-      const erasure = (await registry(o, 'GET', path(id))) as TenantErasure
+      const erasure = (await registry(o, 'GET', path(id), undefined, PERMISSIONS)) as TenantErasure
       print(o, erasure, describe(erasure))
     })
 }

@@ -30,18 +30,24 @@ export function parseWorkspaceSpec(spec: string): { id: string; name?: string } 
 }
 
 /**
- * One call to the gateway's registry API as a platform service: a token minted here (unscoped, `security.*`,
- * five minutes) with the JWT secret of JWT_SECRET[_FILE] or of the embedded data directory — or `--token`'s, where a
+ * One call to the gateway's registry API as a platform service: a token minted here (unscoped, `security.*` unless
+ * the command needs more, five minutes) with the JWT secret of JWT_SECRET[_FILE] or of the embedded data directory — or `--token`'s, where a
  * command takes one (a tenant administrator's own, so the audit trail names them).
  */
-export async function registry(o: GatewayFlags, method: string, path: string, body?: unknown) {
+export async function registry(
+  o: GatewayFlags,
+  method: string,
+  path: string,
+  body?: unknown,
+  permissions: readonly string[] = ['security.*'],
+) {
   const base = o.gateway ?? process.env.SWITCHBOARD_GATEWAY ?? DEFAULT_GATEWAY
   const token =
     o.token ??
     (
       await mintServiceToken({
         service: 'switchboard-cli',
-        permissions: ['security.*'],
+        permissions: [...permissions],
         ttlSeconds: TOKEN_TTL_SECONDS,
         dataDir: o.dataDir,
       })
