@@ -5,6 +5,7 @@
 // totals are what they were; another tenant keeps everything. Another tenant's administrator gets the 404 of a
 // tenant that does not exist; repeating the request answers with the first erasure.
 
+import { switchboard } from './harness/cli.ts'
 import { conversationsKit, getUpload, must } from './harness/conversations-kit.ts'
 import {
   clean,
@@ -20,7 +21,16 @@ import { until } from './harness/http.ts'
 import { isError } from './harness/identity-kit.ts'
 import { inEachMode } from './harness/modes.ts'
 
-const REPORTERS = ['ai-orchestrator', 'audit', 'cache', 'conversations', 'identity', 'realtime-voice', 'tickets']
+const REPORTERS = [
+  'ai-orchestrator',
+  'audit',
+  'cache',
+  'config-governance',
+  'conversations',
+  'identity',
+  'realtime-voice',
+  'tickets',
+]
 
 inEachMode('erasure: a tenant erased everywhere, totals kept, another tenant untouched', {}, async (t, system) => {
   const kit = await conversationsKit(system)
@@ -48,7 +58,7 @@ inEachMode('erasure: a tenant erased everywhere, totals kept, another tenant unt
 
   t.test('before: the units hold the tenant (what the scans after the erasure must not find)', async (t) => {
     const held = await markersEverywhere(system, markers)
-    for (const service of ['identity', 'conversations', 'tickets', 'ai-orchestrator', 'audit']) {
+    for (const service of ['identity', 'conversations', 'tickets', 'ai-orchestrator', 'audit', 'config-governance']) {
       const unit = held.find((h) => h.service === service)
       t.ok(unit && unit.found.length > 0, `${service}: ${unit?.found.join('; ')}`)
     }
@@ -90,6 +100,7 @@ inEachMode('erasure: a tenant erased everywhere, totals kept, another tenant unt
     t.ok(by.conversations.messages_tombstoned >= 3, `messages tombstoned: ${by.conversations.messages_tombstoned}`)
     t.match(by.tickets, { tickets_tombstoned: 2, comments_tombstoned: 1, macros_deleted: 1 })
     t.match(by['ai-orchestrator'], { knowledge_docs_deleted: 1 })
+    t.match(by['config-governance'], { configs_emptied: 1, history_entries_masked: 1, integrations_deleted: 1 })
     t.ok(by.audit.records_masked > 5, `audit records masked: ${by.audit.records_masked}`)
     if (redis) t.ok(by.cache.redis_keys_deleted >= 1, `Redis keys deleted: ${by.cache.redis_keys_deleted}`)
     else t.equal(by.cache.redis_keys_deleted, 0, 'the embedded default has no shared Redis')
@@ -126,6 +137,10 @@ inEachMode('erasure: a tenant erased everywhere, totals kept, another tenant unt
       '/api/agents?page_size=200',
       '/api/security/users?page_size=200',
       '/api/audit/logs?page_size=200',
+      '/api/security/config/workspace',
+      '/api/security/config/workspace/history',
+      '/api/apps/integrations',
+      `/public/portal/config?tenant_id=${gone.tenant_id}&workspace_id=${gone.workspace_id}`,
     ]
     for (const path of reads) clean(t, path, (await api.get(path, staff)).body, markers)
     for (const q of [`CR${suffix}X`, `WT${suffix}W`, 'Crate']) {
@@ -160,6 +175,19 @@ inEachMode('erasure: a tenant erased everywhere, totals kept, another tenant unt
     if (!redis) return
     t.same(await redis.keys(gone.tenant_id), [], 'no key of the shared Redis names the tenant')
     t.same(await redis.keys(kept.tenant_id), [`${redis.prefix}e2e-probe:${kept.tenant_id}`], "the other's stays")
+  })
+
+  t.test('the CLI: erase again, read the report', async (t) => {
+    const env = { JWT_SECRET: system.env.JWT_SECRET! }
+    const again = await switchboard(['tenant', 'erase', gone.tenant_id, '--gateway', system.url, '--json'], env)
+    const body = JSON.parse(again.stdout)
+    t.match(body, { tenant_id: gone.tenant_id, status: 'disabled', started: 0, report: { status: 'completed' } })
+    t.equal(body.report.id, erasureId, 'switchboard tenant erase answers with the first erasure')
+    clean(t, 'the CLI answer', body, markers)
+    const report = await switchboard(['tenant', 'erasure', gone.tenant_id, '--gateway', system.url], env)
+    t.match(report.stdout, new RegExp(`erasure ${erasureId} of tenant ${gone.tenant_id}: completed \\(tenant disabled`))
+    t.match(report.stdout, /config-governance\s+configs_emptied=1 history_entries_masked=1 /)
+    t.notMatch(report.stdout, /pending:/)
   })
 
   t.test("statistics' totals are unchanged", async (t) => {

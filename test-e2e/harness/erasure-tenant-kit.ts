@@ -1,7 +1,7 @@
 // The tenant erasure suite's world (erasure-tenant.test.ts): a tenant that leaves, holding something personal in
 // every unit — its registry name, an administrator and an agent, a customer's conversation with an upload, an
 // anonymous visitor's conversation, a widget visitor's "leave a message" ticket, a ticket with a comment and a
-// rating, a knowledge doc and a macro — and a tenant that stays, with a customer and a doc of its own. Each person
+// rating, a knowledge doc and a macro, a governed portal change and an app integration — and a tenant that stays, with a customer and a doc of its own. Each person
 // and text carries a marker no other record holds, so a scan can tell what is left.
 import { login } from './auth.ts'
 import { type conversationsKit, must, PNG, postUpload, type Scope } from './conversations-kit.ts'
@@ -71,6 +71,17 @@ export async function leavingTenant(system: System, kit: Kit, gone: Scope) {
   must(await api.post('/api/knowledge-docs', doc, staff), 201, 'knowledge doc')
   const macro = { name: `Greeting MC${suffix}M`, content: `Kind regards, Ophelia ${suffix} MC${suffix}M` }
   must(await api.post('/api/macros', macro, staff), 201, 'macro')
+
+  // config-governance: a governed portal change and an app integration naming the tenant and its people (what the
+  // tenant's erasure knows them by, so audit masks its records of them as well)
+  const governed = {
+    portal: { brand_name: tenantName, support_email: admin.email },
+    change_ref: `CG-${suffix}`,
+    reason: `asked by Ophelia ${suffix}`,
+  }
+  must(await api.put('/api/security/config/workspace', governed, staff), 200, 'governed change')
+  const crm = { name: `CRM of ${tenantName}`, iframe_url: `https://crm.example.com/${suffix}` }
+  must(await api.post('/api/apps/integrations', crm, staff), 201, 'app integration')
 
   const markers = [
     tenantName,

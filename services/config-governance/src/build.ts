@@ -1,6 +1,7 @@
 import { ConfigEvents, IntegrationEvents, UNITS } from '@switchboard/contracts'
 import { createSecretBox, createServiceClient, defineService } from '@switchboard/platform'
 import { type ConfigGovernanceConfig, loadConfig } from './config.ts'
+import { ConfigTenantErasureEvents, tenantErasureConsumer } from './consumers/erasure-tenant.consumer.ts'
 import type { ConfigGovernanceParts } from './context.ts'
 import type { ConfigGovernanceDatabase } from './db/database.ts'
 import { migrations } from './db/migrations/index.ts'
@@ -22,7 +23,7 @@ export const configGovernance = defineService<ConfigGovernanceConfig, ConfigGove
   unit: UNITS['config-governance'],
   loadConfig,
   migrations,
-  events: [ConfigEvents, IntegrationEvents],
+  events: [ConfigEvents, IntegrationEvents, ConfigTenantErasureEvents],
   context(base) {
     if (base.config.encryption_key_derived && base.config.environment !== 'development') {
       base.log.warn(
@@ -57,6 +58,8 @@ export const configGovernance = defineService<ConfigGovernanceConfig, ConfigGove
     }
     return { box, portal, owners }
   },
+  // a tenant's erasure: its governed documents and their history emptied of people, its integrations deleted
+  consumers: [tenantErasureConsumer],
   routes: {
     protected: [scopedConfigRoutes, effectiveConfigRoutes, integrationRoutes, internalRoutes],
     public: [portalRoutes],

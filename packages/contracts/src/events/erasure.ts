@@ -126,6 +126,7 @@ export const TenantErasureReportEvents = {
   audit: { type: 'audit.tenant_erasure.reported', data: TenantErasureReported },
   ai: { type: 'ai.tenant_erasure.reported', data: TenantErasureReported },
   realtime: { type: 'realtime.tenant_erasure.reported', data: TenantErasureReported },
+  config: { type: 'config.tenant_erasure.reported', data: TenantErasureReported },
 } as const
 
 /**
@@ -138,4 +139,6 @@ export const TENANT_ERASURE_REPORTERS = [
   { service: 'audit', stream: 'AUDIT', event: TenantErasureReportEvents.audit },
   { service: 'ai-orchestrator', stream: 'AI', event: TenantErasureReportEvents.ai },
   { service: 'realtime-voice', stream: 'REALTIME', event: TenantErasureReportEvents.realtime },
+  // governed configuration and app integrations: held per tenant only, so it takes part in no customer's erasure
+  { service: 'config-governance', stream: 'CONFIG', event: TenantErasureReportEvents.config },
 ] as const
