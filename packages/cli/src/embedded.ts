@@ -1,8 +1,11 @@
 import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { createMemoryBus, type EventBus } from '@switchboard/events'
+import { createMemoryBus, type EventBus, type MemoryRetention } from '@switchboard/events'
 import {
+  busRetention,
+  busRetentionFromEnv,
   type Cache,
+  ConfigError,
   createCache,
   createRootLogger,
   type Logger,
@@ -82,6 +85,21 @@ function unitEnv(
   return out
 }
 
+/**
+ * What the in-process bus keeps (packages/events/README.md, "Retention"): the ages the fleet's streams take
+ * (`EVENTS_RETENTION_DAYS`, `EVENTS_DLQ_RETENTION_DAYS`) and the acknowledged messages kept per stream
+ * (`EVENTS_MEMORY_MAX_MESSAGES`, default 10,000; 0: all). A bad value stops the start with the variable's name.
+ */
+export function memoryBusRetention(env: NodeJS.ProcessEnv): MemoryRetention {
+  const { streams, deadLetters } = busRetention(busRetentionFromEnv(env))
+  const raw = env.EVENTS_MEMORY_MAX_MESSAGES?.trim()
+  if (!raw) return { streams, deadLetters }
+  if (!/^\d+$/.test(raw) || Number(raw) > Number.MAX_SAFE_INTEGER) {
+    throw new ConfigError(`invalid configuration:\n  EVENTS_MEMORY_MAX_MESSAGES: expected a whole number, got "${raw}"`)
+  }
+  return { streams, deadLetters, maxMessages: Number(raw) }
+}
+
 function addressOf(app: UnitApp): string {
   const addr = app.server.address() as { address: string; port: number; family: string } | string | null
   if (!addr || typeof addr === 'string') throw new Error('unit is not listening on TCP')
@@ -105,9 +123,11 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     internal: resolveSecret(env, 'INTERNAL_SECRET', dataDir, () => randomSecret(32)),
   }
   const shared = unitEnv(env, dataDir, { jwt: secrets.jwt.value, internal: secrets.internal.value })
+  // read before anything is started, so that a bad value stops nothing half-made
+  const retention = memoryBusRetention(env)
   // one process, one tracer provider for every unit (spans name their unit); on before the bus and units are made
   const tracing = await startTracing(tracingConfigFromEnv(env, 'switchboard'))
-  const bus = createMemoryBus({ logger: logger.child({ unit: 'bus' }) })
+  const bus = createMemoryBus({ logger: logger.child({ unit: 'bus' }), retention })
   const cache = createCache({ driver: 'memory', prefix: env.CACHE_PREFIX ?? 'sb:' })
   const started: UnitApp[] = []
   const closeAll = async () => {

@@ -9,6 +9,7 @@ export interface DurableDeps {
   metrics: EventBusMetrics | undefined
   bySeq(stream: string, seq: number): StoredMessage | undefined
   nextAfter(stream: string, seq: number, filters: readonly string[]): StoredMessage | undefined
+  lastSeq(stream: string): number
   toDelivery(message: StoredMessage, deliveryCount: number): Delivery
   deadLetter(message: StoredMessage, origin: DeadLetterOrigin): void
 }
@@ -24,6 +25,8 @@ interface Worker {
  * unacknowledged messages, and a queue of messages due for redelivery. Every consume() call adds a
  * worker; a message goes to one idle worker at a time (queue semantics, like a shared durable).
  * There is no ack timeout: in one process the bus knows when a handler is still running.
+ * `floor()` is the lowest sequence it still needs, which the store's limits never drop (a stopped durable keeps
+ * its floor until it resumes).
  */
 export function createDurable(deps: DurableDeps, stream: string, name: string) {
   let maxDeliver: number = DEFAULTS.maxDeliver
@@ -68,7 +71,8 @@ export function createDurable(deps: DurableDeps, stream: string, name: string) {
       deliveries.delete(seq) // expired or deleted meanwhile
     }
     const m = deps.nextAfter(stream, cursor, filters)
-    if (m) cursor = m.seq
+    // none matches up to the end: the cursor passes them, so that a filter nothing matches holds no message back
+    cursor = m ? m.seq : Math.max(cursor, deps.lastSeq(stream))
     return m
   }
 
@@ -152,6 +156,13 @@ export function createDurable(deps: DurableDeps, stream: string, name: string) {
           await worker.inflight
         },
       }
+    },
+
+    /** The lowest sequence not acknowledged yet: the oldest in flight or waiting for redelivery, else the next one. */
+    floor(): number {
+      let low = cursor + 1
+      for (const seq of deliveries.keys()) if (seq < low) low = seq
+      return low
     },
 
     /** A message was stored on this durable's stream. */

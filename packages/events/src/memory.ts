@@ -1,7 +1,7 @@
 import type { Envelope } from '@switchboard/contracts'
 import type { Logger } from 'pino'
 import { createDurable, type Durable } from './memory-durable.ts'
-import { createMemoryStore, type StoredMessage } from './memory-store.ts'
+import { createMemoryStore, type MemoryRetention, type StoredMessage } from './memory-store.ts'
 import { type EventBusMetrics, subjectRoot } from './metrics.ts'
 import type { Delivery, EventBus, Handler, Subscription } from './port.ts'
 import {
@@ -18,11 +18,20 @@ import {
 } from './shared.ts'
 import { maybeTraced } from './tracing.ts'
 
+export { DEFAULT_MEMORY_MAX_MESSAGES, type MemoryRetention } from './memory-store.ts'
+
 export interface MemoryBusOptions {
   logger: Logger
   metrics?: EventBusMetrics
   /** dedup window by message id (default 2 minutes) */
   duplicateWindowMs?: number
+  /**
+   * what the streams keep of the messages every durable consumer of theirs acknowledged (README "Retention"):
+   * by default the newest 10,000 per stream, and every dead letter until it is removed or replayed
+   */
+  retention?: MemoryRetention
+  /** the clock the stored messages' times and the limits read (tests) */
+  now?: () => number
 }
 
 interface Subscriber {
@@ -35,13 +44,24 @@ interface Subscriber {
 /**
  * The EventBus in one process (the embedded mode): same contract as JetStream — at-least-once,
  * delayed redelivery, max deliveries to the dead-letter stream, dedup by id, replay — with the
- * streams held in memory, so they do not survive a restart.
+ * streams held in memory, so they do not survive a restart. What every durable acknowledged is kept within
+ * `retention`; what one of them still needs is kept whatever the limits.
  */
 export function createMemoryBus(opts: MemoryBusOptions): EventBus {
   const { logger, metrics } = opts
-  const store = createMemoryStore(opts.duplicateWindowMs ?? DEFAULTS.duplicateWindowMs)
-  store.ensure(DLQ_STREAM)
   const durables = new Map<string, { stream: string; durable: Durable }>()
+  const ackFloor = (stream: string) => {
+    let low = Number.POSITIVE_INFINITY
+    for (const d of durables.values()) if (d.stream === stream) low = Math.min(low, d.durable.floor())
+    return low
+  }
+  const store = createMemoryStore({
+    duplicateWindowMs: opts.duplicateWindowMs ?? DEFAULTS.duplicateWindowMs,
+    now: opts.now,
+    retention: opts.retention,
+    ackFloor,
+  })
+  store.ensure(DLQ_STREAM)
   const subscribers = new Set<Subscriber>()
   let closed = false
 
@@ -102,7 +122,8 @@ export function createMemoryBus(opts: MemoryBusOptions): EventBus {
       const key = `${consumerOpts.stream}/${consumerOpts.durable}`
       let entry = durables.get(key)
       if (!entry) {
-        const deps = { logger, metrics, toDelivery, deadLetter, bySeq: store.bySeq, nextAfter: store.nextAfter }
+        const { bySeq, nextAfter, lastSeq } = store
+        const deps = { logger, metrics, toDelivery, deadLetter, bySeq, nextAfter, lastSeq }
         entry = { stream: consumerOpts.stream, durable: createDurable(deps, consumerOpts.stream, consumerOpts.durable) }
         durables.set(key, entry)
       }
