@@ -1,6 +1,6 @@
-// Operations end to end, in both run modes: rate limiting at the gateway, and the dead-letter path — an audit
+// Operations end to end, in both run modes: rate limiting at the gateway, the dead-letter path — an audit
 // consumer that really fails (its table is gone), the event parked as a dead letter, `switchboard dlq replay`
-// delivering it once the consumer works again.
+// delivering it once the consumer works again —, and the health route's figures from each replica's /metrics.
 import { randomBytes } from 'node:crypto'
 import { mintServiceToken } from '@switchboard/cli'
 import t from 'tap'
@@ -17,6 +17,41 @@ t.setTimeout(300_000)
 // The audit consumer runs with the bus defaults (5 deliveries, nak delays 0.2, 1, 5, 15 s): the dead letter
 // appears about 21 s after the write.
 const DEAD_LETTER_WAIT_MS = 60_000
+
+interface Sample {
+  name: string
+  labels: Record<string, string>
+  value: number
+}
+interface Scrape {
+  one(name: string): number
+  sum(name: string, keep?: (s: Sample) => boolean): number
+}
+
+/** A unit replica's /metrics read here on its own (label values without commas or escaped quotes suffice). */
+async function scrape(url: string): Promise<Scrape> {
+  const text = await (await fetch(`${url}/metrics`)).text()
+  const samples: Sample[] = []
+  for (const m of text.matchAll(/^([a-zA-Z_:][\w:]*)(?:\{([^}]*)\})? (\S+)$/gm)) {
+    const labels = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]))
+    samples.push({ name: m[1]!, labels, value: Number(m[3]) })
+  }
+  const of = (name: string) => samples.filter((s) => s.name === name)
+  return {
+    one: (name) => of(name)[0]?.value ?? Number.NaN,
+    sum: (name, keep = () => true) =>
+      of(name)
+        .filter(keep)
+        .reduce((n, s) => n + s.value, 0),
+  }
+}
+
+async function scrapeAll(urls: Record<string, string[]>): Promise<Record<string, Scrape[]>> {
+  const entries = await Promise.all(
+    Object.entries(urls).map(async ([unit, list]) => [unit, await Promise.all(list.map(scrape))] as const),
+  )
+  return Object.fromEntries(entries)
+}
 
 inEachMode('operations', { liveTimeoutMs: 240_000 }, async (t, system) => {
   const api = client(system.url)
@@ -99,6 +134,63 @@ inEachMode('operations', { liveTimeoutMs: 240_000 }, async (t, system) => {
     t.notOk((JSON.parse(stdout).items as any[]).some(isOurs), 'no longer a dead letter')
     const again = await api.get(`/api/audit/logs?action=tickets.create`, { token: admin.token })
     t.equal((again.body.data as any[]).filter((r) => r.resource_id === id).length, 1, 'delivered exactly once')
+  })
+
+  t.test("the health page's figures are each replica's own /metrics, read between two direct scrapes", async (t) => {
+    const before = await scrapeAll(system.serviceUrls)
+    const res = await api.get('/api/system/health', { token: admin.token })
+    t.equal(res.status, 200, res.text)
+    const after = await scrapeAll(system.serviceUrls)
+    const units = res.body.units as any[]
+    t.same(units.map((u) => u.unit).sort(), Object.keys(system.serviceUrls).sort(), 'every unit')
+    for (const u of units) {
+      t.equal(u.instances.length, system.serviceUrls[u.unit]?.length, `${u.unit}: one entry per replica`)
+      u.instances.forEach((r: any, i: number) => {
+        const name = `${u.unit} #${r.replica}`
+        const [b, a] = [before[u.unit]![i]!, after[u.unit]![i]!]
+        t.equal(r.metrics_error, null, `${name}: scraped`)
+        const m = r.metrics
+        t.equal(m.started_at, new Date(a.one('process_start_time_seconds') * 1000).toISOString(), `${name} start`)
+        t.ok(m.uptime_seconds >= 0 && m.resident_memory_bytes > 0, `${name}: uptime and memory`)
+        t.ok(m.event_loop_lag_p99_seconds >= 0, `${name}: event-loop lag`)
+        const served = (s: Sample) => !['/health', '/ready', '/metrics'].includes(s.labels.route ?? '')
+        const sandwich = (key: string, figure: number, count: (x: Scrape) => number) =>
+          t.ok(count(b) <= figure && figure <= count(a), `${name} ${key}: ${count(b)} ≤ ${figure} ≤ ${count(a)}`)
+        sandwich('requests', m.http_requests_total, (x) => x.sum('http_request_duration_seconds_count', served))
+        sandwich('5xx', m.http_5xx_total, (x) =>
+          x.sum('http_request_duration_seconds_count', (s) => served(s) && s.labels.status!.startsWith('5')),
+        )
+        sandwich('published', m.events_published_total, (x) => x.sum('eventbus_published_total'))
+        sandwich('failed', m.events_failed_total, (x) => x.sum('eventbus_failed_total'))
+        sandwich('dead-lettered', m.events_dead_lettered_total, (x) => x.sum('eventbus_dead_letters_total'))
+      })
+    }
+    const first = (unit: string) => units.find((u) => u.unit === unit).instances[0].metrics
+    if (system.mode === 'fleet') {
+      // the dead letter made above: the audit unit's own bus counted its failures and the dead letter
+      t.ok(first('audit').events_failed_total >= 1, `audit failures ${first('audit').events_failed_total}`)
+      t.ok(first('audit').events_dead_lettered_total >= 1, 'audit dead letters')
+      t.ok(first('tickets').events_published_total >= 1, 'tickets published events')
+    }
+    t.same(
+      Object.keys(first('statistics').projection_lag_seconds).sort(),
+      ['statistics-ai', 'statistics-conversations', 'statistics-identity', 'statistics-tickets'],
+      'each statistics projection with its lag',
+    )
+    t.type(first('conversations').waiting_sessions, 'number', 'waiting sessions')
+    t.same(Object.keys(first('realtime-voice').hub_sockets).sort(), ['console', 'customer', 'service', 'visitor'])
+    t.same(
+      first('ai-orchestrator').breakers,
+      { primary: 'closed', compatibility: 'closed', llm: 'closed' },
+      'the AI breakers, closed',
+    )
+    t.notOk('breakers' in first('tickets'), 'no unit-specific figure where the unit exports none')
+    const again = await api.get('/api/system/health', { token: admin.token })
+    for (const u of again.body.units as any[]) {
+      for (const r of u.instances) {
+        t.ok(r.metrics.http_requests_per_second >= 0, `${u.unit} #${r.replica}: a request rate on the second ask`)
+      }
+    }
   })
 
   t.test('the ops surface: admin or a service token holding *, nobody else', async (t) => {

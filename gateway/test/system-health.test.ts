@@ -21,9 +21,17 @@ t.test('each unit with its replicas ready; a dead replica counted, a dead unit u
   t.equal(body.status, 'degraded', 'a unit without a ready replica degrades the whole')
   t.ok(Date.parse(body.checked_at) > 0, 'checked_at')
   const byUnit = Object.fromEntries(body.units.map((u: any) => [u.unit, u]))
-  t.same(byUnit.tickets, { unit: 'tickets', status: 'ready', replicas: 2, replicas_ready: 1 }, 'one of two replicas')
-  t.same(byUnit.audit, { unit: 'audit', status: 'unready', replicas: 1, replicas_ready: 0 }, 'the dead unit')
-  t.same(byUnit.identity, { unit: 'identity', status: 'ready', replicas: 1, replicas_ready: 1 })
+  t.match(byUnit.tickets, { unit: 'tickets', status: 'ready', replicas: 2, replicas_ready: 1 }, 'one of two replicas')
+  t.same(
+    byUnit.tickets.instances.map((r: any) => [r.replica, r.ready]),
+    [
+      [1, true],
+      [2, false],
+    ],
+    'each replica with its answer',
+  )
+  t.match(byUnit.audit, { unit: 'audit', status: 'unready', replicas: 1, replicas_ready: 0 }, 'the dead unit')
+  t.match(byUnit.identity, { unit: 'identity', status: 'ready', replicas: 1, replicas_ready: 1 })
   t.same(
     Object.keys(byUnit).sort(),
     ['ai-orchestrator', 'audit', 'conversations', 'identity', 'statistics', 'tickets'],

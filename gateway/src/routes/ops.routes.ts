@@ -12,7 +12,8 @@ import type { GatewayMetrics } from '../metrics.ts'
 import { type AuthDeps, installAuthentication } from '../plugins/authenticate.ts'
 import { installPermissionCheck } from '../plugins/permission.ts'
 import { installScopeGuard } from '../plugins/scope-guard.ts'
-import { unitsHealth } from '../readiness.ts'
+import { createUnitsHealth } from '../readiness.ts'
+import { ReplicaFiguresView } from '../readiness-figures.ts'
 
 export interface OpsRoutesOptions {
   config: Pick<GatewayConfig, 'jwt' | 'permission_table' | 'upstreams' | 'ready_timeout_ms'>
@@ -43,6 +44,14 @@ const UnitHealthView = Type.Object({
   status: Type.Union([Type.Literal('ready'), Type.Literal('unready')]),
   replicas: Type.Integer(),
   replicas_ready: Type.Integer(),
+  instances: Type.Array(
+    Type.Object({
+      replica: Type.Integer({ minimum: 1 }),
+      ready: Type.Boolean(),
+      metrics: Type.Union([ReplicaFiguresView, Type.Null()]),
+      metrics_error: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
 })
 
 const ListQuery = Type.Object(
@@ -69,10 +78,11 @@ const ReplayBody = Type.Object(
  * token's scope) — and they must hold `*` (an unmapped management path requires `*`). A tenant administrator holds
  * `*` too, but the bus and the units are every tenant's: it gets the 403 any other kind gets. A replay is a
  * management write and is audited like one. `GET /api/system/health`: each upstream unit's replicas asked for
- * `/ready` (the admin console's health page), the same principals only.
+ * `/ready` and `/metrics` (the admin console's health page), the same principals only.
  */
 export async function opsRoutes(app: FastifyInstance, opts: OpsRoutesOptions) {
   const { config } = opts
+  const unitsHealth = createUnitsHealth(config, opts.dispatcher)
   installAuthentication(app, 'management', {
     keys: buildKeyring(config.jwt.secret, config.jwt.previous_secrets),
     maxTokenBytes: config.jwt.max_token_bytes,
@@ -178,7 +188,7 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsRoutesOptions) {
       },
     },
     async () => {
-      const units = await unitsHealth(config, opts.dispatcher)
+      const units = await unitsHealth()
       const status = units.every((u) => u.status === 'ready') ? ('ready' as const) : ('degraded' as const)
       return { status, checked_at: new Date().toISOString(), units }
     },
