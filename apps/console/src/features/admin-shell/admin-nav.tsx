@@ -15,7 +15,7 @@ export function AdminNavLinks({ path }: { path: string }) {
     <>
       {ADMIN_SECTIONS.filter((s) => s.allowed(access)).map((s) => (
         <Link key={s.id} href={s.path} data-admin={s.id} aria-current={current?.id === s.id ? 'page' : undefined}>
-          {t(s.label)}
+          <span className="admin-nav-label">{t(s.label)}</span>
         </Link>
       ))}
     </>

@@ -14,11 +14,39 @@ export interface DeadLetter {
   headers?: Record<string, string>
 }
 
+/** A replica's `/metrics` as the gateway reduced it (gateway README "System health"). */
+export interface ReplicaFigures {
+  started_at: string | null
+  uptime_seconds: number | null
+  resident_memory_bytes: number | null
+  event_loop_lag_p99_seconds: number | null
+  http_requests_total: number
+  http_5xx_total: number
+  /** since the gateway's previous scrape of this replica; null on the first */
+  http_requests_per_second: number | null
+  http_5xx_per_second: number | null
+  events_published_total: number
+  events_failed_total: number
+  events_dead_lettered_total: number
+  projection_lag_seconds?: Record<string, number>
+  waiting_sessions?: number
+  hub_sockets?: Record<string, number>
+  breakers?: Record<string, 'closed' | 'half-open' | 'open'>
+}
+
+export interface ReplicaHealth {
+  replica: number
+  ready: boolean
+  metrics: ReplicaFigures | null
+  metrics_error: string | null
+}
+
 export interface UnitHealth {
   unit: string
   status: 'ready' | 'unready'
   replicas: number
   replicas_ready: number
+  instances: ReplicaHealth[]
 }
 
 export interface SystemHealth {

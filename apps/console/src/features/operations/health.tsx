@@ -1,8 +1,12 @@
-/** Every unit's readiness as the gateway sees it (`GET /api/system/health`), asked again every 15 s while shown. */
+/**
+ * Every unit's readiness as the gateway sees it (`GET /api/system/health`), then each replica's figures from its
+ * `/metrics`; asked again every 15 s while shown.
+ */
 import { useQuery } from '@tanstack/react-query'
 import { useI18n } from '../../lib/i18n.tsx'
 import { ErrorText, Loading } from '../../ui/status.tsx'
 import { opsKeys, systemHealth } from './api.ts'
+import { ReplicaTable } from './health-replicas.tsx'
 import './messages.ts'
 
 export function SystemHealthPanel() {
@@ -49,6 +53,7 @@ export function SystemHealthPanel() {
               ))}
             </tbody>
           </table>
+          <ReplicaTable units={data.units} />
         </>
       )}
     </section>
