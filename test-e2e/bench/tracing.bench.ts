@@ -1,33 +1,42 @@
-// What tracing costs the gateway (issue 24 §1): the same request through three fleets that differ only in
-// monitoring.tracing — off, on at ratio 0.1, on at ratio 1.0 — measured in interleaved rounds of one run, so that
-// background load on this shared machine hits the three alike; the medians are compared with "off".
+// What tracing costs the gateway (issue 24 §1): the same request through four fleets that differ only in
+// monitoring.tracing — off, on at ratio 0 (nothing sampled: the cost of a trace that is not kept), 0.1 and 1.0 —
+// measured in interleaved rounds of one run, so that background load on this shared machine hits them alike; the
+// medians are compared with "off", in requests/s and in CPU per request of the gateway and of tickets (the steadier
+// figure when other work shares the cores).
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { loadavg } from 'node:os'
 import { dropNamespace, startFleet } from '@switchboard/cli'
 import type { Logger } from '@switchboard/platform'
 import { engineUrls, uniqueId } from '@switchboard/testing'
 import { client } from '../harness/http.ts'
 import { createTicket, realCustomer } from '../harness/tickets-kit.ts'
 import { fmt, type LoadResult, load } from './lib.ts'
+import { statOf } from './machine.ts'
 
 export interface TracingBenchOptions {
   durationS: number
   warmUpS: number
   rounds: number
   connections: number
+  /** a directory: every unit of the fleets writes a V8 CPU profile there (`<setting>/…cpuprofile`) as it exits */
+  profileDir?: string
 }
 
 export const tracingBenchOptions = (env: NodeJS.ProcessEnv = process.env): TracingBenchOptions => ({
   durationS: Number(env.BENCH_TRACING_S ?? env.BENCH_DURATION_S ?? 8),
   warmUpS: Number(env.BENCH_TRACING_WARM_UP_S ?? 3),
-  rounds: Number(env.BENCH_TRACING_ROUNDS ?? 3),
+  rounds: Number(env.BENCH_TRACING_ROUNDS ?? 4),
   connections: Number(env.BENCH_TRACING_CONNECTIONS ?? 50),
+  profileDir: env.BENCH_TRACING_PROFILE || undefined,
 })
 
 const SETTINGS = [
-  { name: 'off', env: { TRACING_ENABLED: 'false' } },
-  { name: 'on, ratio 0.1', env: { TRACING_ENABLED: 'true', OTEL_TRACES_SAMPLER_ARG: '0.1' } },
-  { name: 'on, ratio 1.0', env: { TRACING_ENABLED: 'true', OTEL_TRACES_SAMPLER_ARG: '1.0' } },
+  { name: 'off', dir: 'off', env: { TRACING_ENABLED: 'false' } },
+  // nothing sampled: what every request of a trace that is not kept pays (90 % of them at the default 0.1)
+  { name: 'on, ratio 0', dir: 'ratio-0', env: { TRACING_ENABLED: 'true', OTEL_TRACES_SAMPLER_ARG: '0' } },
+  { name: 'on, ratio 0.1', dir: 'ratio-0.1', env: { TRACING_ENABLED: 'true', OTEL_TRACES_SAMPLER_ARG: '0.1' } },
+  { name: 'on, ratio 1.0', dir: 'ratio-1.0', env: { TRACING_ENABLED: 'true', OTEL_TRACES_SAMPLER_ARG: '1.0' } },
 ] as const
 
 /**
@@ -54,12 +63,23 @@ async function startSink() {
 }
 
 const median = (runs: LoadResult[]) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!
+const middle = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+/** CPU seconds (user + system) used so far by each unit of a fleet. */
+function cpuByUnit(fleet: Awaited<ReturnType<typeof startFleet>>): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const c of fleet.children) out[c.unit] = (out[c.unit] ?? 0) + (statOf(c.process.pid ?? -1)?.cpu ?? 0)
+  return out
+}
+
+const load1 = () => Number(loadavg()[0]!.toFixed(2))
 
 /**
- * Three fleets of a gateway, identity and tickets (one per setting, each on its own namespace, all up at once; only
- * one is loaded at a time), a ticket in each, then `GET /api/tickets/:id` through each gateway with the admin's
- * token: rounds of off → 0.1 → 1.0, `connections` connections, `durationS` each. What is traced on that path: the
- * gateway's span, tickets' span and its queries (the token state is cached in the gateway).
+ * A fleet of a gateway, identity and tickets per setting (each on its own namespace, all up at once; only one is
+ * loaded at a time), a ticket in each, then `GET /api/tickets/:id` through each gateway with the admin's token:
+ * rounds of off → 0 → 0.1 → 1.0 (each round starting one setting further on), `connections` connections,
+ * `durationS` each. What is traced on that path: the gateway's span, tickets' span and its queries (the token state
+ * is cached in the gateway).
  */
 export async function benchTracing(env: NodeJS.ProcessEnv, logger: Logger, opts: TracingBenchOptions) {
   const fleets: Array<{
@@ -79,8 +99,14 @@ export async function benchTracing(env: NodeJS.ProcessEnv, logger: Logger, opts:
         servicePort: 0,
         namespace,
         services: ['identity', 'tickets'],
-        // three fleets at once on one PostgreSQL shared with other work: small pools (the load is 50 connections)
-        env: { ...env, DB_POOL_MAX: '5', ...setting.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url },
+        // four fleets at once on one PostgreSQL shared with other work: small pools (the load is 50 connections)
+        env: {
+          ...env,
+          DB_POOL_MAX: '5',
+          ...setting.env,
+          OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+          ...(opts.profileDir && { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${opts.profileDir}/${setting.dir}` }),
+        },
         logger,
         output: (line) => {
           if (/"level":(50|60)/.test(line)) process.stderr.write(`${line}\n`)
@@ -88,7 +114,16 @@ export async function benchTracing(env: NodeJS.ProcessEnv, logger: Logger, opts:
       })
       fleets.push({ name: setting.name, namespace, fleet, sink })
     }
-    const targets = []
+    const targets: Array<{
+      name: string
+      url: string
+      headers: Record<string, string>
+      sink: (typeof fleets)[number]['sink']
+      fleet: (typeof fleets)[number]['fleet']
+      runs: LoadResult[]
+      cpu: Record<string, number[]>
+      exportedBefore: number
+    }> = []
     for (const { name, fleet, sink } of fleets) {
       const gateway = fleet.gatewayUrls[0]!
       const api = client(gateway)
@@ -101,33 +136,57 @@ export async function benchTracing(env: NodeJS.ProcessEnv, logger: Logger, opts:
       const url = new URL(`/api/tickets/${ticket.body.id}`, gateway).href
       const headers = { authorization: `Bearer ${token}` }
       await load('warm', url, { durationS: opts.warmUpS, headers, connections: opts.connections })
-      targets.push({ name, url, headers, sink, runs: [] as LoadResult[], exportedBefore: sink.counts.bytes })
+      targets.push({
+        name,
+        url,
+        headers,
+        sink,
+        fleet,
+        runs: [],
+        cpu: {},
+        exportedBefore: sink.counts.bytes,
+      })
     }
+    const loadBefore = load1()
     for (let round = 0; round < opts.rounds; round++) {
-      for (const target of targets) {
+      // each round starts one setting further on (off → 0 → 0.1 → 1.0, then 0 → 0.1 → 1.0 → off, …): no setting always
+      // follows the same one (the one before may leave work behind: its last export, its pool's connections)
+      const order = targets.map((_, i) => targets[(i + round) % targets.length]!)
+      for (const target of order) {
+        const before = cpuByUnit(target.fleet)
         const result = await load(`GET /api/tickets/:id, tracing ${target.name}`, target.url, {
           durationS: opts.durationS,
           headers: target.headers,
           connections: opts.connections,
         })
+        const after = cpuByUnit(target.fleet)
+        // CPU per request holds better than req/s when other work shares the cores: it is what tracing adds
+        for (const [unit, s] of Object.entries(after)) {
+          target.cpu[unit] ??= []
+          target.cpu[unit].push((1000 * (s - (before[unit] ?? 0))) / Math.max(1, result.total))
+        }
         target.runs.push(result)
       }
     }
+    const loadAfter = load1()
     // the last batches trail the load by the exporter's delay (1 s)
     await new Promise((r) => setTimeout(r, 2000))
+    console.log(`load average (1 min): ${loadBefore} before the rounds, ${loadAfter} after`)
     console.log(
-      `| tracing | req/s (median of ${opts.rounds}) | p50 ms | p99 ms | errors | non-2xx | vs off | exported |`,
+      `| tracing | req/s (median of ${opts.rounds}) | p50 ms | p99 ms | errors | non-2xx | vs off | CPU ms/request (gateway, tickets) | exported |`,
     )
-    console.log('|---|---|---|---|---|---|---|---|')
+    console.log('|---|---|---|---|---|---|---|---|---|')
     const off = median(targets[0]!.runs)
+    const offCpu = targets[0]!.cpu
     const rows = targets.map((target) => {
+      const cpu = Object.fromEntries(Object.entries(target.cpu).map(([unit, v]) => [unit, middle(v)]))
       const m = median(target.runs)
       const exported = target.sink.counts.bytes - target.exportedBefore
       const errors = target.runs.reduce((n, r) => n + r.errors, 0)
       const non2xx = target.runs.reduce((n, r) => n + r.non2xx, 0)
       const ratio = m.rps / off.rps
       console.log(
-        `| ${target.name} | ${fmt(m.rps, 0)} | ${m.p50} | ${m.p99} | ${errors} | ${non2xx} | ${fmt(ratio * 100)}% | ${fmt(exported / 1024 / 1024, 2)} MiB |`,
+        `| ${target.name} | ${fmt(m.rps, 0)} | ${m.p50} | ${m.p99} | ${errors} | ${non2xx} | ${fmt(ratio * 100)}% | ${fmt(cpu.gateway ?? Number.NaN, 3)}, ${fmt(cpu.tickets ?? Number.NaN, 3)} | ${fmt(exported / 1024 / 1024, 2)} MiB |`,
       )
       return {
         setting: target.name,
@@ -136,13 +195,24 @@ export async function benchTracing(env: NodeJS.ProcessEnv, logger: Logger, opts:
         p50_ms: m.p50,
         p99_ms: m.p99,
         ratio_to_off: ratio,
+        cpu_ms_per_request: cpu,
+        cpu_ms_per_request_by_round: target.cpu,
+        cpu_ratio_to_off: Object.fromEntries(
+          Object.entries(cpu).map(([unit, v]) => [unit, v / middle(offCpu[unit] ?? [Number.NaN])]),
+        ),
         exported_bytes: exported,
       }
     })
     console.log(
       `per round (req/s): ${targets.map((t) => `${t.name}: ${t.runs.map((r) => fmt(r.rps, 0)).join(', ')}`).join('; ')}`,
     )
-    return { connections: opts.connections, duration_s: opts.durationS, rounds: opts.rounds, settings: rows }
+    return {
+      connections: opts.connections,
+      duration_s: opts.durationS,
+      rounds: opts.rounds,
+      load_average: { before: loadBefore, after: loadAfter },
+      settings: rows,
+    }
   } finally {
     for (const { fleet, namespace, sink } of fleets) {
       await fleet.close().catch((err) => console.error('fleet close failed', err))
