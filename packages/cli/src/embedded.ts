@@ -55,7 +55,10 @@ export interface EmbeddedSystem {
   seeded: DemoSeed | undefined
   secrets: { jwt: ResolvedSecret; internal: ResolvedSecret }
   dataDir: string
-  /** the one in-process bus every unit shares */
+  /**
+   * the one in-process bus every unit shares; each unit takes it through a view counting into its own /metrics
+   * (events `busWithMetrics`, platform `buildService`), while what is published through this one counts on no unit
+   */
   bus: EventBus
   cache: Cache
   /** gateway first (stop taking requests), then the services, then the bus and cache */

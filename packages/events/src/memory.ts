@@ -34,6 +34,21 @@ export interface MemoryBusOptions {
   now?: () => number
 }
 
+/** The views of each in-process bus this module made, by the bus handed out: `busWithMetrics` looks them up. */
+const views = new WeakMap<EventBus, (metrics: EventBusMetrics) => EventBus>()
+
+/**
+ * `bus` counting into `metrics`, when it is an in-process bus made by `createMemoryBus` (itself, not a wrapper of
+ * it): the same streams, durables and subscribers, but what is published through the view counts on `metrics`, and
+ * so do the failures and dead letters of the durables first consumed through it. In one process (the embedded mode)
+ * every unit shares one bus and takes a view with its own registry, so that, as in the fleet where each process has
+ * its own bus, a publish counts on the unit that published and a durable's failures on the unit that consumes it,
+ * once. Any other bus (JetStream, which counts by itself; a test's wrapper) is handed back as it is.
+ */
+export function busWithMetrics(bus: EventBus, metrics: EventBusMetrics): EventBus {
+  return views.get(bus)?.(metrics) ?? bus
+}
+
 interface Subscriber {
   filter: string
   handler: Handler
@@ -48,7 +63,8 @@ interface Subscriber {
  * `retention`; what one of them still needs is kept whatever the limits.
  */
 export function createMemoryBus(opts: MemoryBusOptions): EventBus {
-  const { logger, metrics } = opts
+  const { logger } = opts
+  // a durable counts into the metrics of the view that first consumed it: in one process, one unit owns a durable
   const durables = new Map<string, { stream: string; durable: Durable }>()
   const ackFloor = (stream: string) => {
     let low = Number.POSITIVE_INFINITY
@@ -88,98 +104,113 @@ export function createMemoryBus(opts: MemoryBusOptions): EventBus {
     return result
   }
 
-  const deadLetter: Parameters<typeof createDurable>[0]['deadLetter'] = (m, origin) => {
-    const headers = { ...carriedHeaders(m.headers), ...deadLetterHeaders(origin) }
-    append(deadLetterSubject(origin), m.data, deadLetterMsgId(origin), headers)
-    metrics?.deadLetters.inc({ consumer: origin.consumer })
-    logger.warn({ consumer: origin.consumer, seq: m.seq, subject: m.subject }, 'event dead-lettered')
-  }
+  const deadLetterInto =
+    (metrics: EventBusMetrics | undefined): Parameters<typeof createDurable>[0]['deadLetter'] =>
+    (m, origin) => {
+      const headers = { ...carriedHeaders(m.headers), ...deadLetterHeaders(origin) }
+      append(deadLetterSubject(origin), m.data, deadLetterMsgId(origin), headers)
+      metrics?.deadLetters.inc({ consumer: origin.consumer })
+      logger.warn({ consumer: origin.consumer, seq: m.seq, subject: m.subject }, 'event dead-lettered')
+    }
 
   const listDeadLetters = () =>
     store.read(DLQ_STREAM.name, {}).map((m) => parseDeadLetter(m.seq, m.headers, JSON.parse(m.data) as Envelope))
 
-  const bus: EventBus = {
-    kind: 'memory',
+  // one view per metrics set; every view shares the state above
+  const view = (metrics: EventBusMetrics | undefined): EventBus => {
+    const bus: EventBus = {
+      kind: 'memory',
 
-    async ensureStreams(streams) {
-      for (const def of streams) store.ensure(def)
-    },
+      async ensureStreams(streams) {
+        for (const def of streams) store.ensure(def)
+      },
 
-    async publish(subject, envelope, publishOpts = {}) {
-      const result = append(
-        subject,
-        JSON.stringify(envelope),
-        publishOpts.msgId ?? envelope.id,
-        publishOpts.headers ?? {},
-      )
-      if (!result.duplicate) metrics?.published.inc({ subject_root: subjectRoot(subject) })
-      return { seq: result.seq, duplicate: result.duplicate }
-    },
+      async publish(subject, envelope, publishOpts = {}) {
+        const result = append(
+          subject,
+          JSON.stringify(envelope),
+          publishOpts.msgId ?? envelope.id,
+          publishOpts.headers ?? {},
+        )
+        if (!result.duplicate) metrics?.published.inc({ subject_root: subjectRoot(subject) })
+        return { seq: result.seq, duplicate: result.duplicate }
+      },
 
-    async consume(consumerOpts, handler) {
-      if (closed) throw new Error('event bus is closed')
-      if (!store.has(consumerOpts.stream)) throw new Error(`stream not found: ${consumerOpts.stream}`)
-      const key = `${consumerOpts.stream}/${consumerOpts.durable}`
-      let entry = durables.get(key)
-      if (!entry) {
-        const { bySeq, nextAfter, lastSeq } = store
-        const deps = { logger, metrics, toDelivery, deadLetter, bySeq, nextAfter, lastSeq }
-        entry = { stream: consumerOpts.stream, durable: createDurable(deps, consumerOpts.stream, consumerOpts.durable) }
-        durables.set(key, entry)
-      }
-      entry.durable.configure(consumerOpts)
-      return entry.durable.addWorker(handler)
-    },
+      async consume(consumerOpts, handler) {
+        if (closed) throw new Error('event bus is closed')
+        if (!store.has(consumerOpts.stream)) throw new Error(`stream not found: ${consumerOpts.stream}`)
+        const key = `${consumerOpts.stream}/${consumerOpts.durable}`
+        let entry = durables.get(key)
+        if (!entry) {
+          const { bySeq, nextAfter, lastSeq } = store
+          const deadLetter = deadLetterInto(metrics)
+          const deps = { logger, metrics, toDelivery, deadLetter, bySeq, nextAfter, lastSeq }
+          entry = {
+            stream: consumerOpts.stream,
+            durable: createDurable(deps, consumerOpts.stream, consumerOpts.durable),
+          }
+          durables.set(key, entry)
+        }
+        entry.durable.configure(consumerOpts)
+        return entry.durable.addWorker(handler)
+      },
 
-    async subscribe(filter, handler): Promise<Subscription> {
-      const sub: Subscriber = { filter, handler, chain: Promise.resolve() }
-      subscribers.add(sub)
-      return {
-        async stop() {
-          subscribers.delete(sub)
-          await sub.chain
-        },
-      }
-    },
+      async subscribe(filter, handler): Promise<Subscription> {
+        const sub: Subscriber = { filter, handler, chain: Promise.resolve() }
+        subscribers.add(sub)
+        return {
+          async stop() {
+            subscribers.delete(sub)
+            await sub.chain
+          },
+        }
+      },
 
-    async replay(stream, from, handler) {
-      const snapshot = store.read(stream, from)
-      for (const m of snapshot) await handler(toDelivery(m, 1))
-      return snapshot.length
-    },
+      async replay(stream, from, handler) {
+        const snapshot = store.read(stream, from)
+        for (const m of snapshot) await handler(toDelivery(m, 1))
+        return snapshot.length
+      },
 
-    async deadLetters(filter = {}) {
-      return selectDeadLetters(listDeadLetters(), filter)
-    },
+      async deadLetters(filter = {}) {
+        return selectDeadLetters(listDeadLetters(), filter)
+      },
 
-    async replayDeadLetters(replayOpts = {}) {
-      const picked = selectDeadLetters(listDeadLetters(), replayOpts)
-      let done = 0
-      for (const dl of picked) {
-        await bus.publish(dl.origin_subject, dl.envelope, {
-          msgId: replayMsgId(dl.envelope.id, dl.seq),
-          headers: dl.headers,
-        })
-        store.remove(DLQ_STREAM.name, dl.seq)
-        done++
-        replayOpts.onProgress?.(done, picked.length)
-      }
-      return done
-    },
+      async replayDeadLetters(replayOpts = {}) {
+        const picked = selectDeadLetters(listDeadLetters(), replayOpts)
+        let done = 0
+        for (const dl of picked) {
+          await bus.publish(dl.origin_subject, dl.envelope, {
+            msgId: replayMsgId(dl.envelope.id, dl.seq),
+            headers: dl.headers,
+          })
+          store.remove(DLQ_STREAM.name, dl.seq)
+          done++
+          replayOpts.onProgress?.(done, picked.length)
+        }
+        return done
+      },
 
-    async healthy() {
-      return !closed
-    },
+      async healthy() {
+        return !closed
+      },
 
-    async close() {
-      if (closed) return
-      closed = true
-      await Promise.allSettled([...durables.values()].map((d) => d.durable.close()))
-      await Promise.allSettled([...subscribers].map((s) => s.chain))
-      durables.clear()
-      subscribers.clear()
-      store.clear()
-    },
+      async close() {
+        if (closed) return
+        closed = true
+        await Promise.allSettled([...durables.values()].map((d) => d.durable.close()))
+        await Promise.allSettled([...subscribers].map((s) => s.chain))
+        durables.clear()
+        subscribers.clear()
+        store.clear()
+      },
+    }
+    return bus
   }
-  return maybeTraced(bus)
+  const made = (metrics: EventBusMetrics | undefined): EventBus => {
+    const bus = maybeTraced(view(metrics))
+    views.set(bus, made)
+    return bus
+  }
+  return made(opts.metrics)
 }

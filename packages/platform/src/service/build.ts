@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { type Principal, STREAMS } from '@switchboard/contracts'
 import {
+  busWithMetrics,
   createEventMetrics,
   createJetStreamBus,
   createMemoryBus,
@@ -86,9 +87,11 @@ export async function buildService<C extends ServiceBaseConfig, DB, X extends ob
       },
     })
     const eventMetrics = createEventMetrics(app.metrics.registry)
-    bus =
-      deps.bus ??
-      (config.bus.driver === 'nats'
+    // A shared in-process bus (the embedded mode) is taken through a view counting into this unit's registry, so
+    // that its /metrics shows what it published and its durables' failures, as a fleet replica's does.
+    bus = deps.bus
+      ? busWithMetrics(deps.bus, eventMetrics)
+      : config.bus.driver === 'nats'
         ? await createJetStreamBus({
             url: config.bus.url,
             prefix: config.bus.prefix,
@@ -96,7 +99,7 @@ export async function buildService<C extends ServiceBaseConfig, DB, X extends ob
             metrics: eventMetrics,
             retention: busRetention(config.bus.retention),
           })
-        : createMemoryBus({ logger, metrics: eventMetrics }))
+        : createMemoryBus({ logger, metrics: eventMetrics })
     const theBus = bus
     if (!deps.bus) opened.push(() => theBus.close())
     // Every unit publishes audit events and some consume others' streams: all known streams exist before any use.
