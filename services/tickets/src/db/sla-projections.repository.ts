@@ -112,32 +112,33 @@ export async function findSessionLink(db: Db, scope: Scope, sessionId: string): 
 
 /**
  * The open tickets with no first response before `before` (a message's time): the session's own, or the ticket the session
- * continues (its link in sla_session_tickets) — one read.
+ * continues (its link in sla_session_tickets) — one read, a UNION of two index lookups (tickets_session_idx; the
+ * link's primary key, then tickets' primary key). Not `session_id = … OR id IN (…)`: PostgreSQL cannot split that OR
+ * over two indexes and scans every open ticket of the workspace instead, for each agent message.
  */
 export function awaitingFirstResponse(db: Db, scope: Scope, sessionId: string, before: string) {
-  return db
-    .selectFrom('tickets')
-    .select(['id', 'tenant_id', 'workspace_id', 'priority', 'customer_id', 'status', 'created_at', 'resolved_at'])
+  return awaitingFirstResponseQuery(db, scope, sessionId, before).execute()
+}
+
+/** The statement of {@link awaitingFirstResponse}, unexecuted (its plan is tested). */
+export function awaitingFirstResponseQuery(db: Db, scope: Scope, sessionId: string, before: string) {
+  const waiting = () =>
+    db
+      .selectFrom('tickets')
+      .select(['id', 'tenant_id', 'workspace_id', 'priority', 'customer_id', 'status', 'created_at', 'resolved_at'])
+      .where('tenant_id', '=', scope.tenant_id)
+      .where('workspace_id', '=', scope.workspace_id)
+      .where('first_response_at', 'is', null)
+      .where('status', 'in', ['open', 'assigned', 'in_progress'])
+      .where('created_at', '<=', before)
+  // session_id is the link's key: at most one row, so `=` (its ticket_id null or absent: no ticket)
+  const linked = db
+    .selectFrom('sla_session_tickets')
+    .select('ticket_id')
+    .where('session_id', '=', sessionId)
     .where('tenant_id', '=', scope.tenant_id)
     .where('workspace_id', '=', scope.workspace_id)
-    .where('first_response_at', 'is', null)
-    .where('status', 'in', ['open', 'assigned', 'in_progress'])
-    .where('created_at', '<=', before)
-    .where((eb) =>
-      eb.or([
-        eb('session_id', '=', sessionId),
-        eb(
-          'id',
-          'in',
-          eb
-            .selectFrom('sla_session_tickets as link')
-            .select('link.ticket_id')
-            .where('link.session_id', '=', sessionId)
-            .where('link.tenant_id', '=', scope.tenant_id)
-            .where('link.workspace_id', '=', scope.workspace_id)
-            .where('link.ticket_id', 'is not', null),
-        ),
-      ]),
-    )
-    .execute()
+  return waiting()
+    .where('session_id', '=', sessionId)
+    .union(waiting().where('id', '=', linked))
 }

@@ -12,6 +12,7 @@ import * as ticketCounts0023 from './20261124_0023_ticket_counts.ts'
 import * as ticketSettings0024 from './20261124_0024_ticket_settings.ts'
 import * as sessionSatisfaction0030 from './20261127_0030_session_satisfaction.ts'
 import * as surveySettings0031 from './20261127_0031_survey_settings.ts'
+import * as ticketsScopeSession0032 from './20261127_0032_tickets_scope_session.ts'
 
 /** Forward-only, in name order (docs/architecture.md §4). */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '20261124_0024_ticket_settings': ticketSettings0024,
   '20261127_0030_session_satisfaction': sessionSatisfaction0030,
   '20261127_0031_survey_settings': surveySettings0031,
+  '20261127_0032_tickets_scope_session': ticketsScopeSession0032,
 }
