@@ -6,12 +6,14 @@
 // context (A is offered no Approve button); the tenant's document then holds it, the workspace's effective view
 // shows it coming from the tenant layer, and the tenant's history lists it. The demo admin, bound to one workspace,
 // is shown its workspace's document and the API refuses it the tenant's writes (403 TENANT_ADMIN_REQUIRED). axe on
-// each page. No sleeps: every wait is on a role, a name, a text or an API answer.
+// each page. A platform operator's unscoped session (no tenant) is first asked for a scope: it picks a workspace and
+// changes its brand (only that workspace's document holds it), then the tenant and is shown the tenant's. No sleeps: every wait is on a role, a name, a text or an API answer.
 import { randomBytes } from 'node:crypto'
 import { mintServiceToken } from '@switchboard/cli'
 import t from 'tap'
 import { login } from '../harness/auth.ts'
 import { client, until } from '../harness/http.ts'
+import { platformOperator } from '../harness/platform-operator.ts'
 import { approveChange, proposeLlmTimeout } from './admin-steps.ts'
 import { checkAxe, consoleSystem, launchBrowser, loginAs, newPage, WAIT_MS } from './harness.ts'
 
@@ -130,4 +132,90 @@ t.test('a workspace-bound administrator is shown its workspace; the API refuses 
   )
   t.equal(put.status, 403, put.text)
   t.equal(put.body.code, 'TENANT_ADMIN_REQUIRED')
+})
+
+t.test('an unscoped platform operator picks a workspace, changes its brand, then picks the tenant', async (t) => {
+  const operator = await platformOperator(system, api, suffix)
+  const desk = `opsdesk${suffix}`
+  const inTenant = { token: operator.login.token, headers: { 'x-tenant-id': system.tenant_id } }
+  const inDesk = { token: operator.login.token, headers: { ...inTenant.headers, 'x-workspace-id': desk } }
+  const inMain = {
+    token: operator.login.token,
+    headers: { ...inTenant.headers, 'x-workspace-id': system.workspace_id },
+  }
+  // the tenant's own brand, through the API: what the workspace inherits and picking the tenant must show
+  const tenantBrand = `Tenant brand ${suffix}`
+  const stored = await api.get(tenantDoc, inTenant)
+  t.equal(stored.status, 200, stored.text)
+  const set = await api.put(
+    tenantDoc,
+    { portal: { ...stored.body.config.portal, brand_name: tenantBrand }, change_ref: `TB-${suffix}`, reason: 'tenant' },
+    inTenant,
+  )
+  t.equal(set.status, 200, `the tenant's brand set: ${set.status === 200 ? '' : set.text}`)
+
+  const page = await newPage(t, browser, system)
+  await loginAs(page, operator)
+  await page.goto('/admin/configuration')
+  const pick = page.getByRole('form', { name: 'Configuration scope' })
+  await pick.waitFor({ timeout: WAIT_MS })
+  await page.getByText(/^Choose a tenant \(its document/).waitFor({ timeout: WAIT_MS })
+  const brand = page.getByRole('textbox', { name: 'Brand name' })
+  t.equal(await brand.count(), 0, 'no document before a scope is picked')
+  await checkAxe(t, page, "the platform operator's scope picker")
+
+  await pick.getByRole('combobox', { name: 'Tenant' }).selectOption(system.tenant_id)
+  await pick.getByRole('combobox', { name: 'Workspace' }).selectOption(desk)
+  await page.getByText(`Workspace ${desk} of tenant ${system.tenant_id}: its own layer`).waitFor({ timeout: WAIT_MS })
+  await brand.waitFor({ timeout: WAIT_MS })
+  t.equal(await brand.inputValue(), tenantBrand, "the workspace's effective brand, inherited from the tenant")
+  const name = `Desk brand ${suffix}`
+  await brand.fill(name)
+  await page.getByRole('button', { name: 'Review change' }).click()
+  const paths = page.getByRole('list', { name: 'Changed paths' })
+  await paths.waitFor({ timeout: WAIT_MS })
+  t.same(await paths.getByRole('listitem').allTextContents(), [
+    `portal.brand_name: ${JSON.stringify(tenantBrand)} → ${JSON.stringify(name)}`,
+  ])
+  await page.getByRole('textbox', { name: 'Change reference', exact: true }).fill(`DESK-${suffix}`)
+  await page.getByRole('textbox', { name: 'Reason', exact: true }).fill('desk rebrand')
+  await page.getByRole('button', { name: 'Apply change' }).click()
+  const answer = page.getByRole('status').filter({ hasText: 'Applied' })
+  await answer.waitFor({ timeout: WAIT_MS })
+  t.match(await answer.textContent(), /Risk medium — portal\.brand_name/, "the API's risk and changed paths")
+  const deskDoc = await api.get('/api/security/config/workspace', inDesk)
+  t.equal(deskDoc.status, 200, deskDoc.text)
+  t.equal(deskDoc.body.config.portal?.brand_name, name, "the picked workspace's stored document holds it")
+  const mainDoc = await api.get('/api/security/config/workspace', inMain)
+  t.equal(mainDoc.status, 200, mainDoc.text)
+  t.not(mainDoc.body.config.portal?.brand_name, name, "another workspace's does not")
+  t.equal((await api.get(tenantDoc, inTenant)).body.config.portal?.brand_name, tenantBrand, 'nor the tenant’s')
+  const row = page
+    .getByRole('table', { name: 'Configuration history' })
+    .getByRole('row')
+    .filter({ hasText: `DESK-${suffix}` })
+  await row.waitFor({ timeout: WAIT_MS })
+  t.match(await row.textContent(), /portal\.brand_name.*medium/, "the workspace's history lists it")
+  await checkAxe(t, page, 'a picked workspace’s configuration')
+
+  // the tenant itself: its document's values, its own history
+  await pick.getByRole('combobox', { name: 'Workspace' }).selectOption('')
+  await page.getByText(`Tenant ${system.tenant_id}: the layer under every workspace`).waitFor({ timeout: WAIT_MS })
+  await until('the tenant’s brand shown', async () => ((await brand.inputValue()) === tenantBrand ? true : undefined))
+  const source = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Brand name' }) })
+  t.equal(await source.locator('td').last().textContent(), 'tenant', 'from the tenant layer')
+  const history = page.getByRole('table', { name: 'Configuration history' })
+  await history
+    .getByRole('row')
+    .filter({ hasText: `TB-${suffix}` })
+    .waitFor({ timeout: WAIT_MS })
+  t.equal(
+    await history
+      .getByRole('row')
+      .filter({ hasText: `DESK-${suffix}` })
+      .count(),
+    0,
+    'not the workspace’s change',
+  )
+  await checkAxe(t, page, 'a picked tenant’s configuration')
 })

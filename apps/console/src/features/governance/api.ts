@@ -6,6 +6,7 @@
 
 import { claimsOf } from '../../lib/access.ts'
 import { api, getAccessToken } from '../../lib/http.ts'
+import { selectors } from '../../lib/scope-picker.tsx'
 
 export type Doc = Record<string, unknown>
 
@@ -84,6 +85,13 @@ export interface PutAnswer extends ScopeConfig {
 /** Which scope's document the screen edits: the workspace's, or the tenant's (the layer under every workspace). */
 export type ScopeKind = 'tenant' | 'workspace'
 
+/** The document worked on: its kind and the tenant (and, for a workspace's, the workspace) it belongs to. */
+export interface GovScope {
+  kind: ScopeKind
+  tenant: string
+  workspace: string
+}
+
 /** The signed-in admin's tenant and workspace, from the access token (the gateway checks them again). */
 export function scopeOf(): { tenant: string; workspace: string } {
   const claims = claimsOf(getAccessToken()) as { tenant_id?: string; workspace_id?: string } | null
@@ -91,26 +99,27 @@ export function scopeOf(): { tenant: string; workspace: string } {
 }
 
 /**
- * Whether this session may write the tenant's document: config-governance refuses a token bound to one workspace
- * (403 TENANT_ADMIN_REQUIRED), so only a tenant-wide login (a tenant named, no workspace) is offered the tenant.
+ * The session's own document, or null for a token bound to no tenant (a platform operator's: it picks one). A
+ * tenant-level session (a tenant named, no workspace) works on the tenant's: config-governance refuses a token bound
+ * to one workspace the tenant's writes (403 TENANT_ADMIN_REQUIRED); any other on its workspace's.
  */
-export function tenantLevel(): boolean {
+export function sessionScope(): GovScope | null {
   const { tenant, workspace } = scopeOf()
-  return tenant !== '' && workspace === ''
+  if (!tenant) return null
+  return { kind: workspace ? 'workspace' : 'tenant', tenant, workspace }
 }
 
-/** The selectors of `kind`'s scope: the tenant's document is named by the tenant alone. */
-function headers(kind: ScopeKind = 'workspace'): Record<string, string> {
-  const { tenant, workspace } = scopeOf()
-  const h: Record<string, string> = {}
-  if (tenant) h['x-tenant-id'] = tenant
-  if (workspace && kind === 'workspace') h['x-workspace-id'] = workspace
-  return h
+/** The tenant document under a scope (a workspace's or the tenant's own). */
+export const tenantOf = (s: GovScope): GovScope => ({ kind: 'tenant', tenant: s.tenant, workspace: '' })
+
+/** The gateway's selectors of the scope: the tenant's document is named by the tenant alone. */
+function headers(s: GovScope): Record<string, string> {
+  return selectors({ tenant_id: s.tenant, workspace_id: s.kind === 'workspace' ? s.workspace : '' })
 }
 
-const base = (kind: ScopeKind) => `/api/security/config/${kind}`
+const base = (s: GovScope) => `/api/security/config/${s.kind}`
 
-export const readScope = (kind: ScopeKind) => api<ScopeConfig>(base(kind), { headers: headers(kind) })
+export const readScope = (scope: GovScope) => api<ScopeConfig>(base(scope), { headers: headers(scope) })
 
 /** The layer a field's effective value comes from (runtime > workspace > tenant > system > default). */
 export type ConfigSource = 'runtime' | 'workspace' | 'tenant' | 'system' | 'default'
@@ -132,63 +141,63 @@ export interface EffectiveView {
   unavailable: { section: string; service: string; code: string; message: string }[]
 }
 
-export const readEffective = (kind: ScopeKind) =>
-  api<EffectiveView>(`${base(kind)}/effective`, { headers: headers(kind) })
+export const readEffective = (scope: GovScope) =>
+  api<EffectiveView>(`${base(scope)}/effective`, { headers: headers(scope) })
 
-export const putScope = (kind: ScopeKind, body: Doc) =>
-  api<PutAnswer>(base(kind), { method: 'PUT', body, headers: headers(kind) })
+export const putScope = (scope: GovScope, body: Doc) =>
+  api<PutAnswer>(base(scope), { method: 'PUT', body, headers: headers(scope) })
 
-export const readHistory = (kind: ScopeKind) =>
-  api<{ data: HistoryItem[]; total: number }>(`${base(kind)}/history`, {
+export const readHistory = (scope: GovScope) =>
+  api<{ data: HistoryItem[]; total: number }>(`${base(scope)}/history`, {
     query: { page_size: 50 },
-    headers: headers(kind),
+    headers: headers(scope),
   })
 
-export const readEntry = (kind: ScopeKind, id: string) =>
-  api<HistoryEntry>(`${base(kind)}/history/${encodeURIComponent(id)}`, { headers: headers(kind) })
+export const readEntry = (scope: GovScope, id: string) =>
+  api<HistoryEntry>(`${base(scope)}/history/${encodeURIComponent(id)}`, { headers: headers(scope) })
 
 /** A second administrator's yes to `approval_ref` + `change_ref`, recorded before the change runs. */
 export const approveScope = (
-  kind: ScopeKind,
+  scope: GovScope,
   body: { change_ref: string; approval_ref: string; reason: string; notes: string },
-) => api<unknown>(`${base(kind)}/approve`, { method: 'POST', body, headers: headers(kind) })
+) => api<unknown>(`${base(scope)}/approve`, { method: 'POST', body, headers: headers(scope) })
 
 /** Undo one history entry (restore its `before`); high risk, so it needs an approval by someone else. */
 export const rollbackScope = (
-  kind: ScopeKind,
+  scope: GovScope,
   id: string,
   body: { change_ref: string; approval_ref: string; reason: string },
 ) =>
-  api<PutAnswer>(`${base(kind)}/rollback/${encodeURIComponent(id)}`, {
+  api<PutAnswer>(`${base(scope)}/rollback/${encodeURIComponent(id)}`, {
     method: 'POST',
     body: { ...body, confirm: true, restore: 'before' },
-    headers: headers(kind),
+    headers: headers(scope),
   })
 
 /** The risk and changed paths of these sections against the scope now: shown before anything is sent. */
-export const previewScope = (kind: ScopeKind, body: Doc) =>
-  api<Preview>(`${base(kind)}/preview`, { method: 'POST', body, headers: headers(kind) })
+export const previewScope = (scope: GovScope, body: Doc) =>
+  api<Preview>(`${base(scope)}/preview`, { method: 'POST', body, headers: headers(scope) })
 
 /** A high-risk change proposed to wait, unapplied, for a second administrator. */
-export const proposeScope = (kind: ScopeKind, body: Doc) =>
-  api<Pending>(`${base(kind)}/pending`, { method: 'POST', body, headers: headers(kind) })
+export const proposeScope = (scope: GovScope, body: Doc) =>
+  api<Pending>(`${base(scope)}/pending`, { method: 'POST', body, headers: headers(scope) })
 
-export const readPending = (kind: ScopeKind) =>
-  api<{ data: Pending[]; total: number }>(`${base(kind)}/pending`, {
+export const readPending = (scope: GovScope) =>
+  api<{ data: Pending[]; total: number }>(`${base(scope)}/pending`, {
     query: { page_size: 50 },
-    headers: headers(kind),
+    headers: headers(scope),
   })
 
-export const decidePending = (kind: ScopeKind, id: string, verb: 'approve' | 'reject' | 'withdraw', notes: string) =>
-  api<unknown>(`${base(kind)}/pending/${encodeURIComponent(id)}/${verb}`, {
+export const decidePending = (scope: GovScope, id: string, verb: 'approve' | 'reject' | 'withdraw', notes: string) =>
+  api<unknown>(`${base(scope)}/pending/${encodeURIComponent(id)}/${verb}`, {
     method: 'POST',
     body: { notes },
-    headers: headers(kind),
+    headers: headers(scope),
   })
 
 /** A reviewer other than the executor reports on a change, check by check against its template. */
 export const verifyScope = (
-  kind: ScopeKind,
+  scope: GovScope,
   id: string,
   body: {
     change_ref: string
@@ -199,8 +208,8 @@ export const verifyScope = (
     checks: { id: string; status: string }[]
   },
 ) =>
-  api<{ governance_status: string }>(`${base(kind)}/verify/${encodeURIComponent(id)}`, {
+  api<{ governance_status: string }>(`${base(scope)}/verify/${encodeURIComponent(id)}`, {
     method: 'POST',
     body,
-    headers: headers(kind),
+    headers: headers(scope),
   })

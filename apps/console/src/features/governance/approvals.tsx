@@ -11,12 +11,12 @@ import { useI18n } from '../../lib/i18n.tsx'
 import { EmptyState, ErrorText } from '../../ui/status.tsx'
 import { decidePending, type Pending, readPending } from './api.ts'
 import './messages.ts'
-import { scopeKeys, useScopeKind } from './scope-kind.ts'
+import { scopeKeys, useGovScope } from './scope-kind.ts'
 
 function PendingChange({ p }: { p: Pending }) {
   const { t, formatTime } = useI18n()
   const client = useQueryClient()
-  const kind = useScopeKind()
+  const scope = useGovScope()
   const [notes, setNotes] = useState('')
   const [error, setError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
@@ -25,7 +25,7 @@ function PendingChange({ p }: { p: Pending }) {
     setBusy(true)
     setError(null)
     try {
-      await decidePending(kind, p.id, verb, notes)
+      await decidePending(scope, p.id, verb, notes)
       await client.invalidateQueries({ queryKey: ['governance'] })
     } catch (err) {
       setError(err instanceof ApiError ? new Error(`${err.code}: ${err.message}`) : err)
@@ -107,10 +107,10 @@ function PendingChange({ p }: { p: Pending }) {
 export function Approvals() {
   const { t } = useI18n()
   // another administrator's proposal shows up while the screen is open
-  const kind = useScopeKind()
+  const scope = useGovScope()
   const pending = useQuery({
-    queryKey: [...scopeKeys(kind), 'pending'],
-    queryFn: () => readPending(kind),
+    queryKey: [...scopeKeys(scope), 'pending'],
+    queryFn: () => readPending(scope),
     refetchInterval: 5000,
   })
   return (

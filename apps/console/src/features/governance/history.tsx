@@ -14,14 +14,14 @@ import { approveScope, type HistoryItem, type PutAnswer, readEntry, readHistory,
 import { get } from './doc.ts'
 import { VerifyForm } from './verify.tsx'
 import './messages.ts'
-import { scopeKeys, useScopeKind } from './scope-kind.ts'
+import { scopeKeys, useGovScope } from './scope-kind.ts'
 
 const keys = { all: ['governance'] as const }
 
 function Diff({ id }: { id: string }) {
   const { t } = useI18n()
-  const kind = useScopeKind()
-  const entry = useQuery({ queryKey: [...scopeKeys(kind), 'entry', id], queryFn: () => readEntry(kind, id) })
+  const scope = useGovScope()
+  const entry = useQuery({ queryKey: [...scopeKeys(scope), 'entry', id], queryFn: () => readEntry(scope, id) })
   if (entry.isPending) return <Loading label={t('gov.loading')} />
   if (entry.error) return <ErrorText error={entry.error} />
   const paths = entry.data.change_risk.changed_paths
@@ -51,7 +51,7 @@ function Diff({ id }: { id: string }) {
 function Rollback({ id, changeRef }: { id: string; changeRef: string }) {
   const { t } = useI18n()
   const client = useQueryClient()
-  const kind = useScopeKind()
+  const scope = useGovScope()
   const [ref, setRef] = useState('')
   const [approvalRef, setApprovalRef] = useState('')
   const [reason, setReason] = useState('')
@@ -62,7 +62,7 @@ function Rollback({ id, changeRef }: { id: string; changeRef: string }) {
     e.preventDefault()
     setError(null)
     try {
-      setDone(await rollbackScope(kind, id, { change_ref: ref, approval_ref: approvalRef, reason }))
+      setDone(await rollbackScope(scope, id, { change_ref: ref, approval_ref: approvalRef, reason }))
       await client.invalidateQueries({ queryKey: keys.all })
     } catch (err) {
       setError(err instanceof ApiError ? new Error(`${err.code}: ${err.message}`) : err)
@@ -106,7 +106,7 @@ function Rollback({ id, changeRef }: { id: string; changeRef: string }) {
 /** A second administrator approves a change ref + approval ref; the executor's own approval is refused on use. */
 function Approve() {
   const { t } = useI18n()
-  const kind = useScopeKind()
+  const scope = useGovScope()
   const [ref, setRef] = useState('')
   const [approvalRef, setApprovalRef] = useState('')
   const [notes, setNotes] = useState('')
@@ -117,7 +117,7 @@ function Approve() {
     setError(null)
     setDone('')
     try {
-      await approveScope(kind, { change_ref: ref, approval_ref: approvalRef, reason: notes, notes })
+      await approveScope(scope, { change_ref: ref, approval_ref: approvalRef, reason: notes, notes })
       setDone(`${ref} / ${approvalRef}`)
     } catch (err) {
       setError(err instanceof ApiError ? new Error(`${err.code}: ${err.message}`) : err)
@@ -157,8 +157,8 @@ export function History() {
   const [verify, setVerify] = useState<string | null>(null)
   const me = useAuth().user?.id ?? ''
   const canWrite = useAccess().has('security.write')
-  const kind = useScopeKind()
-  const history = useQuery({ queryKey: [...scopeKeys(kind), 'history'], queryFn: () => readHistory(kind) })
+  const scope = useGovScope()
+  const history = useQuery({ queryKey: [...scopeKeys(scope), 'history'], queryFn: () => readHistory(scope) })
   return (
     <section aria-labelledby="gov-history-title">
       <h2 id="gov-history-title">{t('gov.history')}</h2>

@@ -1,27 +1,29 @@
 /**
  * The configuration section of the admin area (a lazy chunk, `/admin/configuration`): the approvals waiting for a
- * second administrator; the scope's (the workspace's, or for a tenant-level session the tenant's) portal fields and its high-risk sections (section-form.tsx), each field with
- * its effective value and the layer it comes from (`GET …/{workspace|tenant}/effective`: config-governance asks the services
- * that apply each section, so system values and code defaults are real, not guessed), a change reviewed (the API's computed risk and its changed paths)
- * before it is sent with change control; and the scope's history (history.tsx) with diffs, verification and
- * rollback.
+ * second administrator; the scope's portal fields and its high-risk sections (section-form.tsx), each field with its
+ * effective value and the layer it comes from (`GET …/{workspace|tenant}/effective`: config-governance asks the
+ * services that apply each section, so system values and code defaults are real, not guessed), a change reviewed (the
+ * API's computed risk and its changed paths) before it is sent with change control; and the scope's history
+ * (history.tsx) with diffs, verification and rollback. The scope: the session's workspace, its tenant for a
+ * tenant-level session, or what a platform operator's session (no tenant) picked (scope-pick.tsx).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { ApiError } from '../../lib/http.ts'
 import { useI18n } from '../../lib/i18n.tsx'
+import { ALL, type Scope } from '../../lib/scope-picker.tsx'
 import { ErrorText, Loading } from '../../ui/status.tsx'
 import {
   type ChangeRisk,
   type Doc,
+  type GovScope,
   type PutAnswer,
   previewScope,
   putScope,
   readEffective,
   readScope,
-  type ScopeKind,
-  scopeOf,
-  tenantLevel,
+  sessionScope,
+  tenantOf,
 } from './api.ts'
 import { Approvals } from './approvals.tsx'
 import { show } from './doc.ts'
@@ -29,6 +31,7 @@ import { SECTIONS } from './fields.ts'
 import { History } from './history.tsx'
 import './messages.ts'
 import { ScopeKindContext, scopeKeys } from './scope-kind.ts'
+import { GovScopePicker, pickedScope } from './scope-pick.tsx'
 import { SectionForm } from './section-form.tsx'
 
 /** The portal fields this first cut edits: path under `portal`, label. */
@@ -57,36 +60,48 @@ function portalBody(stored: Doc, edits: Record<string, string>): Doc {
   return portal
 }
 
-/** The scope worked on, said on the page: the session's workspace, or its tenant for a tenant-level session. */
-function ScopeLine({ kind }: { kind: ScopeKind }) {
+/** The scope worked on, said on the page: a workspace's document, or a tenant's. */
+function ScopeLine({ scope }: { scope: GovScope }) {
   const { t } = useI18n()
-  const { tenant, workspace } = scopeOf()
+  const { kind, tenant, workspace } = scope
   return (
     <p>{kind === 'tenant' ? t('gov.scope.tenant', { tenant }) : t('gov.scope.workspace', { tenant, workspace })}</p>
   )
 }
 
 /**
- * The document the session may write: a tenant-level session (a tenant named, no workspace: a tenant administrator's
- * tenant-wide login) works on the tenant's, the layer under every workspace; any other on its workspace's.
+ * The document the session may write: its workspace's, or for a tenant-level session (a tenant named, no workspace:
+ * a tenant administrator's tenant-wide login) the tenant's, the layer under every workspace. A platform operator's
+ * session (no tenant) picks a tenant or one of its workspaces first (scope-pick.tsx).
  */
 export function GovernanceScreen(_props: { path: string }) {
-  const kind: ScopeKind = tenantLevel() ? 'tenant' : 'workspace'
+  const { t } = useI18n()
+  const own = sessionScope()
+  const [picked, setPicked] = useState<Scope>(ALL)
+  const scope = own ?? pickedScope(picked)
   return (
-    <ScopeKindContext.Provider value={kind}>
-      <ScopeScreen kind={kind} />
-    </ScopeKindContext.Provider>
+    <section className="admin-page" aria-labelledby="gov-title">
+      <h1 id="gov-title">{t('gov.title')}</h1>
+      {own ? null : <GovScopePicker scope={picked} onChange={setPicked} />}
+      {scope ? (
+        <ScopeKindContext.Provider value={scope}>
+          <ScopeScreen key={scopeKeys(scope).join('/')} scope={scope} />
+        </ScopeKindContext.Provider>
+      ) : (
+        <p>{t('gov.pick.first')}</p>
+      )}
+    </section>
   )
 }
 
-function ScopeScreen({ kind }: { kind: ScopeKind }) {
+function ScopeScreen({ scope }: { scope: GovScope }) {
   const { t } = useI18n()
   const client = useQueryClient()
-  const keys = { all: scopeKeys(kind) }
-  const stored = useQuery({ queryKey: [...keys.all, 'stored'], queryFn: () => readScope(kind) })
-  const tenant = useQuery({ queryKey: [...keys.all, 'tenant'], queryFn: () => readScope('tenant') })
-  const view = useQuery({ queryKey: [...keys.all, 'effective'], queryFn: () => readEffective(kind) })
-  const workspace = kind === 'workspace' ? stored : undefined
+  const keys = { all: scopeKeys(scope) }
+  const stored = useQuery({ queryKey: [...keys.all, 'stored'], queryFn: () => readScope(scope) })
+  const tenant = useQuery({ queryKey: [...keys.all, 'tenant'], queryFn: () => readScope(tenantOf(scope)) })
+  const view = useQuery({ queryKey: [...keys.all, 'effective'], queryFn: () => readEffective(scope) })
+  const workspace = scope.kind === 'workspace' ? stored : undefined
   const [edits, setEdits] = useState<Record<string, string>>({})
   const [reviewing, setReviewing] = useState(false)
   const [risk, setRisk] = useState<ChangeRisk | null>(null)
@@ -111,7 +126,7 @@ function ScopeScreen({ kind }: { kind: ScopeKind }) {
     setError(null)
     try {
       const portalSection = portalBody(stored.data.config, Object.fromEntries(changed))
-      setRisk((await previewScope(kind, { portal: portalSection })).change_risk)
+      setRisk((await previewScope(scope, { portal: portalSection })).change_risk)
     } catch (err) {
       setError(err instanceof ApiError ? new Error(`${err.code}: ${err.message}`) : err)
     }
@@ -124,7 +139,7 @@ function ScopeScreen({ kind }: { kind: ScopeKind }) {
     setError(null)
     try {
       const portalSection = portalBody(stored.data.config, Object.fromEntries(changed))
-      const res = await putScope(kind, { portal: portalSection, change_ref: changeRef, reason })
+      const res = await putScope(scope, { portal: portalSection, change_ref: changeRef, reason })
       setAnswer(res)
       setEdits({})
       setReviewing(false)
@@ -139,9 +154,8 @@ function ScopeScreen({ kind }: { kind: ScopeKind }) {
   }
 
   return (
-    <section className="admin-page" aria-labelledby="gov-title">
-      <h1 id="gov-title">{t('gov.title')}</h1>
-      <ScopeLine kind={kind} />
+    <>
+      <ScopeLine scope={scope} />
       <ErrorText error={stored.error ?? tenant.error ?? view.error} />
       {!ready && !(stored.error || tenant.error || view.error) && <Loading label={t('gov.loading')} />}
       {answer && (
@@ -245,6 +259,6 @@ function ScopeScreen({ kind }: { kind: ScopeKind }) {
           />
         ))}
       <History />
-    </section>
+    </>
   )
 }

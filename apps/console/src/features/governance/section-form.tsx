@@ -24,7 +24,7 @@ import {
 import { setPath, show } from './doc.ts'
 import { type FieldDef, fieldValue, type SectionKey } from './fields.ts'
 import './messages.ts'
-import { useScopeKind } from './scope-kind.ts'
+import { useGovScope } from './scope-kind.ts'
 
 const asError = (err: unknown) => (err instanceof ApiError ? new Error(`${err.code}: ${err.message}`) : err)
 
@@ -39,7 +39,7 @@ export function SectionForm(props: {
   effective: ReadonlyMap<string, EffectiveField>
 }) {
   const { section, fields, stored, workspace, tenant } = props
-  const kind = useScopeKind()
+  const scope = useGovScope()
   const { t } = useI18n()
   const client = useQueryClient()
   // PUT / preview / proposals need security.write (the API checks): a reader sees the values, not the controls
@@ -87,7 +87,7 @@ export function SectionForm(props: {
   async function review() {
     setError(null)
     try {
-      setPreview(await previewScope(kind, body()))
+      setPreview(await previewScope(scope, body()))
     } catch (err) {
       setError(asError(err))
     }
@@ -100,10 +100,10 @@ export function SectionForm(props: {
     try {
       const cc = { change_ref: changeRef, reason }
       if (preview.change_risk.approval_required) {
-        const p = await proposeScope(kind, { ...body(), ...cc })
+        const p = await proposeScope(scope, { ...body(), ...cc })
         setDone(`${t('gov.proposed')}: ${p.diff.changed_paths.join(', ')}`)
       } else {
-        const res = await putScope(kind, { ...body(), ...cc })
+        const res = await putScope(scope, { ...body(), ...cc })
         setDone(
           `${t('gov.applied')}: ${t('gov.risk')} ${res.change_risk.risk_level} — ${res.change_risk.changed_paths.join(', ')}`,
         )

@@ -10,12 +10,12 @@ import { useI18n } from '../../lib/i18n.tsx'
 import { ErrorText } from '../../ui/status.tsx'
 import { type HistoryItem, verifyScope } from './api.ts'
 import './messages.ts'
-import { useScopeKind } from './scope-kind.ts'
+import { useGovScope } from './scope-kind.ts'
 
 export function VerifyForm({ entry }: { entry: HistoryItem }) {
   const { t } = useI18n()
   const client = useQueryClient()
-  const kind = useScopeKind()
+  const scope = useGovScope()
   const checks = entry.verification_template.checks
   const [marks, setMarks] = useState<Record<string, string>>(() =>
     Object.fromEntries(checks.map((c) => [c.id, 'passed'])),
@@ -31,7 +31,7 @@ export function VerifyForm({ entry }: { entry: HistoryItem }) {
     e.preventDefault()
     setError(null)
     try {
-      const res = await verifyScope(kind, entry.audit.id, {
+      const res = await verifyScope(scope, entry.audit.id, {
         change_ref: ref,
         reason,
         status,
