@@ -1,5 +1,6 @@
 /** Statistics' reads (services/statistics README "Endpoints"), through the gateway with the user's token. */
-import { api, type Page } from '../../lib/http.ts'
+import { api } from '../../lib/http.ts'
+import { type Scope, selectors } from '../../lib/scope-picker.tsx'
 
 export type Dashboard = Record<string, number>
 
@@ -60,22 +61,8 @@ export interface Lag {
   projections: { projection: string; lag_seconds: number; pending: boolean; rebuilding: boolean }[]
 }
 
-/**
- * The tenant/workspace a platform operator (a token bound to no tenant) narrows the reports to: the gateway's scope
- * selectors (docs/api.md "Selectors": an unscoped token with selectors is narrowed to them), sent as headers so the
- * services' query schemas stay as they are. Empty: every tenant. A scoped token's reports are its scope's anyway.
- */
-export interface Scope {
-  tenant_id: string
-  workspace_id: string
-}
-
-export const ALL: Scope = { tenant_id: '', workspace_id: '' }
-
-const selectors = (s: Scope): Record<string, string> => ({
-  ...(s.tenant_id ? { 'X-Tenant-ID': s.tenant_id } : {}),
-  ...(s.tenant_id && s.workspace_id ? { 'X-Workspace-ID': s.workspace_id } : {}),
-})
+/** The tenant/workspace a platform operator narrows the reports to: lib/scope-picker.tsx (sent as selector headers). */
+export type { Scope } from '../../lib/scope-picker.tsx'
 
 export const reportKeys = {
   all: ['reports'] as const,
@@ -87,8 +74,6 @@ export const reportKeys = {
   dashboard: (tz: string, s: Scope) => ['reports', 'dashboard', tz, s] as const,
   days: (r: Range, s: Scope) => ['reports', 'days', r, s] as const,
   agents: (r: Range, s: Scope) => ['reports', 'agents', r, s] as const,
-  tenants: ['reports', 'tenants'] as const,
-  workspaces: (tenant: string) => ['reports', 'workspaces', tenant] as const,
 }
 
 export const getDashboard = (tz: string, s: Scope, signal?: AbortSignal) =>
@@ -129,20 +114,6 @@ export const getRatings = (r: Range, s: Scope, signal?: AbortSignal) =>
   api<RatingStats>('/api/satisfactions/stats', {
     query: { date_from: r.start_date, date_to: r.end_date },
     headers: selectors(s),
-    signal,
-  })
-
-export interface Registered {
-  id: string
-  name: string
-}
-
-/** identity's registry (platform operators): the tenants, and a tenant's workspaces, for the scope picker */
-export const getTenants = (signal?: AbortSignal) =>
-  api<Page<Registered>>('/api/security/tenants', { query: { page: 1, page_size: 100 }, signal })
-export const getWorkspaces = (tenant: string, signal?: AbortSignal) =>
-  api<Page<Registered>>(`/api/security/tenants/${encodeURIComponent(tenant)}/workspaces`, {
-    query: { page: 1, page_size: 100 },
     signal,
   })
 

@@ -9,12 +9,10 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { type FormEvent, useMemo, useState } from 'react'
-import { claimsOf } from '../../lib/access.ts'
-import { getAccessToken } from '../../lib/http.ts'
 import { useI18n } from '../../lib/i18n.tsx'
+import { ALL, type Scope, unscopedSession } from '../../lib/scope-picker.tsx'
 import { ErrorText, Loading } from '../../ui/status.tsx'
 import {
-  ALL,
   browserZone,
   dayIn,
   getAgents,
@@ -27,7 +25,6 @@ import {
   getSources,
   type Range,
   reportKeys,
-  type Scope,
 } from './api.ts'
 import { KeySection } from './breakdowns.tsx'
 import { AgentSection, DaySection, RatingSection } from './day-sections.tsx'
@@ -64,7 +61,7 @@ export function ReportsScreen(_: { path: string }) {
   const [range, setRange] = useState<Range>(() => defaultRange(tz))
   const [draft, setDraft] = useState(range)
   // a token bound to no tenant sees every tenant and may narrow; a scoped one is its scope, with no picker
-  const unscoped = !claimsOf(getAccessToken())?.tenant_id
+  const unscoped = unscopedSession()
   const [scope, setScope] = useState<Scope>(ALL)
   const ranged = { ...live, placeholderData: keepPreviousData }
   const dashboard = useQuery({
