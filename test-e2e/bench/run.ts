@@ -1,5 +1,5 @@
 // Benchmarks against the real fleet (PostgreSQL, Redis, NATS):
-// `npm run bench [-- walking|login|revocation|websocket|failover|sla|tickets-list|conversations|realtime|ai|statistics|console|tracing]`,
+// `npm run bench [-- walking|login|revocation|websocket|failover|sla|tickets-list|conversations|conversations-cpu|realtime|ai|statistics|console|tracing]`,
 // and `npm run chaos` (= `npm run bench -- chaos`: minutes long, never part of `all`).
 // Every figure is a ratio or a percentile taken in ONE run, because this machine is noisy.
 import { randomBytes } from 'node:crypto'
@@ -16,6 +16,7 @@ import { benchAi } from './ai.bench.ts'
 import { benchChaos } from './chaos.bench.ts'
 import { benchConsole, consoleBenchOptions } from './console.bench.ts'
 import { benchConversationMessages } from './conversations.bench.ts'
+import { benchConversationsCpu, conversationsCpuOptions } from './conversations-cpu.ts'
 import { benchQueueConcurrency } from './conversations-queue.bench.ts'
 import { benchFailover } from './failover.bench.ts'
 import { benchLogin, benchRevocation } from './identity.bench.ts'
@@ -71,6 +72,15 @@ function writeResults() {
   const earlier = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {}
   writeFileSync(file, `${JSON.stringify({ ...earlier, ...results }, null, 2)}\n`)
   console.log(`results written to test-e2e/bench/results/latest.json`)
+}
+// No fleet: conversations in this process (PostgreSQL, Redis, JetStream), its CPU per agent message. Named only.
+if (which.has('conversations-cpu')) {
+  results.conversations_cpu = await benchConversationsCpu(logger, conversationsCpuOptions())
+  if (which.size === 1) {
+    await echo.close()
+    writeResults()
+    process.exit(0)
+  }
 }
 // No fleet: the tickets service in this process on its own schema, a million tickets loaded by SQL.
 if (all || which.has('sla')) {
