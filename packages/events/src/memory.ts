@@ -191,6 +191,12 @@ export function createMemoryBus(opts: MemoryBusOptions): EventBus {
         return done
       },
 
+      async removeDeadLetters(seqs) {
+        let removed = 0
+        for (const seq of new Set(seqs)) if (store.remove(DLQ_STREAM.name, seq)) removed++
+        return removed
+      },
+
       async healthy() {
         return !closed
       },

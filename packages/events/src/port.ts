@@ -99,6 +99,12 @@ export interface EventBus {
     consumer?: string
     onProgress?: (done: number, total: number) => void
   }): Promise<number>
+  /**
+   * removes dead letters by their sequence in the dead-letter stream without replaying them (a person's erasure):
+   * answers how many were removed; a sequence no longer held (replayed or removed meanwhile) is skipped. JetStream
+   * erases the message's bytes on disk, not only its index entry
+   */
+  removeDeadLetters(seqs: readonly number[]): Promise<number>
   /** is the connection usable (for /ready) */
   healthy(): Promise<boolean>
   close(): Promise<void>

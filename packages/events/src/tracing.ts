@@ -112,6 +112,7 @@ export function tracedBus(bus: EventBus): EventBus {
     replay: bus.replay.bind(bus),
     deadLetters: bus.deadLetters.bind(bus),
     replayDeadLetters: bus.replayDeadLetters.bind(bus),
+    removeDeadLetters: bus.removeDeadLetters.bind(bus),
     healthy: bus.healthy.bind(bus),
     close: bus.close.bind(bus),
     async publish(subject, envelope, opts = {}) {

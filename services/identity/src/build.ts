@@ -5,6 +5,7 @@ import { type IdentityConfig, loadConfig } from './config.ts'
 import { agentLoad } from './consumers/agent-load.consumer.ts'
 import { agentRatings } from './consumers/agent-ratings.consumer.ts'
 import { configOverrides } from './consumers/config-overrides.consumer.ts'
+import { erasureDeadLetters } from './consumers/erasure-dlq.consumer.ts'
 import { erasureReports } from './consumers/erasure-reports.consumer.ts'
 import { tenantCacheErasure, tenantErasureReports } from './consumers/erasure-tenant.consumer.ts'
 import { type IdentityExtras, identityExtras } from './context.ts'
@@ -58,7 +59,15 @@ export const identity = defineService<IdentityConfig, IdentityDatabase, Identity
       customerExportRoutes,
     ],
   },
-  consumers: [agentRatings, configOverrides, agentLoad, ...erasureReports, ...tenantErasureReports, tenantCacheErasure],
+  consumers: [
+    agentRatings,
+    configOverrides,
+    agentLoad,
+    ...erasureReports,
+    ...tenantErasureReports,
+    tenantCacheErasure,
+    erasureDeadLetters,
+  ],
   workers: [denylistCleanup],
   startup: seedOnStartup,
   seed: (svc, opts) => seedDemo(svc, opts),

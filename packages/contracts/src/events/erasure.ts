@@ -142,3 +142,29 @@ export const TENANT_ERASURE_REPORTERS = [
   // governed configuration and app integrations: held per tenant only, so it takes part in no customer's erasure
   { service: 'config-governance', stream: 'CONFIG', event: TenantErasureReportEvents.config },
 ] as const
+
+/**
+ * identity's part of an erasure that removes the dead letters about the person (a customer's erasure: the tenant's
+ * dead letters whose event names the customer's ids or identifiers) or the tenant (a tenant's erasure: every dead
+ * letter of the tenant), counted as `dead_letters_removed`: replaying one would write the data back into a unit
+ * that already erased it. Services/identity/README.md, "Erasure and export".
+ */
+export const ERASURE_DLQ_PART = 'dlq'
+
+/**
+ * Consumers whose dead letters about an erased customer the `dlq` part keeps (counted as
+ * `dead_letters_kept_for_audit`): audit's recorder masks a record about an erased customer on arrival, so a replay
+ * stores the action without the person. A tenant's erasure removes these too.
+ */
+export const ERASURE_MASKING_CONSUMERS: readonly string[] = ['audit-recorder']
+
+/**
+ * The erasures' own events, whose dead letters no erasure removes: replaying one is how a unit's part of an erasure
+ * that failed is carried out after all (each part is idempotent).
+ */
+export const ERASURE_EVENT_TYPES: ReadonlySet<string> = new Set([
+  IdentityErasureEvents.requested.type,
+  IdentityTenantErasureEvents.requested.type,
+  ...Object.values(ErasureReportEvents).map((e) => e.type),
+  ...Object.values(TenantErasureReportEvents).map((e) => e.type),
+])

@@ -1,4 +1,9 @@
-import { ERASURE_REPORTERS, type ErasureReported, IdentityErasureEvents } from '@switchboard/contracts'
+import {
+  ERASURE_DLQ_PART,
+  ERASURE_REPORTERS,
+  type ErasureReported,
+  IdentityErasureEvents,
+} from '@switchboard/contracts'
 import { type Caller, newId } from '@switchboard/platform'
 import type { IdentityService } from '../context.ts'
 import { type CustomerRow, findCustomerInScope } from '../db/customers.repository.ts'
@@ -22,8 +27,11 @@ import { revokeUserTokens, setUserStatus } from './revocation.ts'
 
 export const IDENTITY_REPORTER = 'identity'
 
-/** The units an erasure waits for: identity itself, then every unit of ERASURE_REPORTERS. */
-export const EXPECTED_REPORTERS = [IDENTITY_REPORTER, ...ERASURE_REPORTERS.map((r) => r.service)]
+/**
+ * The parts an erasure waits for: identity itself, every unit of ERASURE_REPORTERS, then identity's removal of the
+ * dead letters about the person (consumers/erasure-dlq.consumer.ts).
+ */
+export const EXPECTED_REPORTERS = [IDENTITY_REPORTER, ...ERASURE_REPORTERS.map((r) => r.service), ERASURE_DLQ_PART]
 
 /** The erasure and whether this request started it (a repeated request answers with the first). */
 export interface ErasureStarted {

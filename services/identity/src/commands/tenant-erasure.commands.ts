@@ -1,4 +1,5 @@
 import {
+  ERASURE_DLQ_PART,
   IdentityTenantErasureEvents,
   TENANT_ERASURE_REPORTERS,
   type TenantErasureReported,
@@ -33,11 +34,15 @@ import { tenantInView } from './tenants.commands.ts'
 /** identity's second part: the tenant's keys in the shared Redis (consumers/erasure-tenant.consumer.ts). */
 export const CACHE_REPORTER = 'cache'
 
-/** The parts a tenant's erasure waits for: identity's two, then every unit of TENANT_ERASURE_REPORTERS. */
+/**
+ * The parts a tenant's erasure waits for: identity's two, every unit of TENANT_ERASURE_REPORTERS, then identity's
+ * removal of the tenant's dead letters (consumers/erasure-dlq.consumer.ts).
+ */
 export const EXPECTED_TENANT_REPORTERS = [
   IDENTITY_REPORTER,
   CACHE_REPORTER,
   ...TENANT_ERASURE_REPORTERS.map((r) => r.service),
+  ERASURE_DLQ_PART,
 ]
 
 export interface TenantErasure {

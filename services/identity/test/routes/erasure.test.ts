@@ -97,7 +97,12 @@ inEachStorageMode(t, 'customer erasure', async (t, mode) => {
       return r.json().status === 'completed' ? r.json() : undefined
     }, 10_000)
     t.same(done.pending, [])
-    t.equal(done.services.length, 1 + ERASURE_REPORTERS.length, 'one report per unit')
+    t.equal(done.services.length, 2 + ERASURE_REPORTERS.length, "one report per unit, and identity's dlq part")
+    t.same(
+      done.services.find((s: any) => s.service === 'dlq').counts,
+      { dead_letters_removed: 0, dead_letters_kept_for_audit: 0 },
+      'no dead letter about the person (consumers/erasure-dlq.test.ts)',
+    )
     t.same(done.services.find((s: any) => s.service === first!.service).counts, { things_erased: 3 })
     t.ok(done.completed_at, 'with the time it completed')
     const rows = await svc.db.selectFrom('customer_erasure_reports').selectAll().execute()
