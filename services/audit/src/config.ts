@@ -14,6 +14,11 @@ export const AuditConfig = Type.Composite([
     retention_enabled: Type.Boolean({ default: true }),
     /** deliveries of one audit event before it goes to the dead-letter stream */
     consumer_max_deliver: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
+    /**
+     * audit events written by one statement at most (group commit: the deliveries ready together, no wait added), and
+     * the pull loops per replica feeding them
+     */
+    consumer_batch_size: Type.Integer({ minimum: 1, maximum: 500, default: 64 }),
     /** redelivery delays by attempt, ms (the last one repeats) */
     consumer_backoff_ms: Type.Array(Type.Integer({ minimum: 0 }), { minItems: 1, default: [200, 1000, 5000, 15000] }),
   }),
@@ -29,6 +34,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AuditConfig {
     retention_interval_ms: env.AUDIT_RETENTION_INTERVAL_MS,
     retention_enabled: env.AUDIT_RETENTION_ENABLED,
     consumer_max_deliver: env.AUDIT_CONSUMER_MAX_DELIVER,
+    consumer_batch_size: env.AUDIT_CONSUMER_BATCH_SIZE,
     consumer_backoff_ms: env.AUDIT_CONSUMER_BACKOFF_MS?.split(',').map((v) => v.trim()),
   })
 }

@@ -12,6 +12,7 @@ import {
   type InboxPlan,
   type Outcome,
 } from './consumer-batch.ts'
+import { deliveryQueue, type HandlerBatch, handleBatch } from './consumer-handler-batch.ts'
 import { type EventHandler, handlerTable } from './event-handlers.ts'
 import { EventContractError, type Tx, txFor } from './transaction.ts'
 
@@ -48,6 +49,16 @@ export interface HandlerConsumer<S> extends ConsumerBase<S> {
 }
 
 /**
+ * A handler consumer that writes several deliveries at once (group commit, consumer-handler-batch.ts): `batch.handle`
+ * gets the deliveries that are ready together, unchecked (it checks its payloads itself), and answers an outcome
+ * for each.
+ */
+export interface BatchHandlerConsumer<S> extends ConsumerBase<S> {
+  idempotency: 'handler'
+  batch: HandlerBatch<S>
+}
+
+/**
  * The untyped form, for consumers not moved to `handlers` yet: one function gets every delivery, its payload
  * unchecked.
  */
@@ -63,7 +74,7 @@ export type UntypedConsumer<S> = ConsumerBase<S> &
  * against the contract it was declared for: a payload that does not match is dead-lettered at once
  * (PoisonMessageError); a throwing handler is redelivered after a delay and, past `maxDeliver`, dead-lettered.
  */
-export type ConsumerDef<S> = InboxConsumer<S> | HandlerConsumer<S> | UntypedConsumer<S>
+export type ConsumerDef<S> = InboxConsumer<S> | HandlerConsumer<S> | BatchHandlerConsumer<S> | UntypedConsumer<S>
 
 export interface ConsumerDeps<S> {
   svc: S
@@ -101,6 +112,18 @@ function handlerOf<S>(def: ConsumerDef<S>, deps: ConsumerDeps<S>): { lanes: numb
           def.handle(deps.svc, delivery, deps.transactionIn(trx, callerOf(delivery))),
         )
         if (applied) deps.kick()
+      },
+    }
+  }
+  if (def.idempotency === 'handler' && 'batch' in def) {
+    const { batch } = def
+    const size = Math.max(1, Math.floor(batch.size(deps.svc)))
+    const queue = deliveryQueue(size, (deliveries) => handleBatch(batch, deps.svc, deliveries))
+    return {
+      // twice the batch: while one full batch commits (its lanes wait for their outcomes), the next one can fill
+      lanes: 2 * size,
+      handler: async (delivery) => {
+        await queue.submit(delivery)
       },
     }
   }
@@ -154,15 +177,21 @@ export function createConsumers<S>(defs: readonly ConsumerDef<S>[], deps: Consum
         const opts = def.options?.(deps.svc) ?? {}
         const { lanes, handler } = handlerOf(def, deps)
         const mine: Subscription[] = []
+        const attach = async () => {
+          mine.push(
+            await deps.bus.consume(
+              { durable: def.durable, stream: def.stream, filterSubjects: def.subjects, ...opts },
+              handler,
+            ),
+          )
+        }
         try {
-          for (let lane = 0; lane < lanes; lane++) {
-            mine.push(
-              await deps.bus.consume(
-                { durable: def.durable, stream: def.stream, filterSubjects: def.subjects, ...opts },
-                handler,
-              ),
-            )
-          }
+          // the first lane makes the durable; the others attach together (one after the other, a backlog would be
+          // drained by the first few lanes in small batches while the rest were still attaching)
+          await attach()
+          const rest = await Promise.allSettled(Array.from({ length: lanes - 1 }, attach))
+          const failed = rest.find((r) => r.status === 'rejected')
+          if (failed) throw failed.reason
         } catch (err) {
           await Promise.all(mine.map((s) => s.stop())) // none attached twice when start resumes
           throw err

@@ -2,8 +2,8 @@ import type { AuditService } from '../context.ts'
 import { toAuditLog } from '../db/audit-logs.repository.ts'
 import {
   addErasedSubjects,
-  epochOf,
-  insertAuditLogAt,
+  epochsOf,
+  insertAuditLogsAt,
   lockAuditLogs,
   recordsOfResource,
   tenantErasures,
@@ -42,29 +42,79 @@ function viewOf(svc: AuditService, tenant: string, reload: boolean): Promise<Ten
 /** Attempts before giving up to the bus's retry: the epoch moved under every one of them (erasures in a burst). */
 const ATTEMPTS = 5
 
+/** One record's fate: written now (masked or not), not written (a duplicate), or its own error. */
+export type Stored = { ok: true; inserted: boolean; masked: boolean } | { ok: false; error: Error }
+
 /**
- * Stores a record once, masked when it concerns a person erased before it arrived (a record still in flight: a
- * JetStream backlog, a dead letter replayed, the gateway's hand-over queue). The check costs no query: the
- * replica's cache of the tenant's erased subjects is tested in memory, and the insert itself compares the tenant's
- * epoch with the one the cache was read at — a stale cache inserts nothing, reloads and tries again. An erasure
- * locks the table while it writes its subjects and scans (db/erased-subjects.repository.ts `lockAuditLogs`), so a
- * record is either there for its scan or inserted after its epoch is visible. Returns whether a row was written.
+ * Stores records once each, masked when one concerns a person erased before it arrived (a record still in flight: a
+ * JetStream backlog, a dead letter replayed, the gateway's hand-over queue), in ONE statement for the lot (group
+ * commit: the recorder's batch, a hand-over). The check costs no query: each tenant's erased subjects are cached per
+ * replica and tested in memory, and the insert compares each tenant's epoch with the one its cache was read at — a
+ * record of a stale cache is not inserted; its tenant's cache is reloaded, the record masked again and only the
+ * records not written are tried again. An erasure locks the table while it writes its subjects and scans
+ * (db/erased-subjects.repository.ts `lockAuditLogs`), so a record is either there for its scan or inserted after its
+ * epoch is visible. A failure of the database throws for the lot (the caller tries each record alone).
  */
-export async function storeAuditRecord(
-  svc: AuditService,
-  record: AuditLog,
-): Promise<{ inserted: boolean; masked: boolean }> {
-  for (let attempt = 0; ; attempt++) {
-    const view = await viewOf(svc, record.tenant_id, attempt > 0)
-    const match = erasedMatch(view.index, record)
-    const row = match ? maskedRecord(view.index, record, match) : record
-    const inserted = match?.resource
-      ? await insertWithResource(svc, view, row, match)
-      : await insertAuditLogAt(svc.db, svc.dialect, row, view.epoch)
-    if (inserted) return { inserted, masked: match !== undefined }
-    if ((await epochOf(svc.db, record.tenant_id)) === view.epoch) return { inserted: false, masked: false }
-    if (attempt + 1 >= ATTEMPTS) throw new Error(`erased subjects of tenant ${record.tenant_id} kept changing`)
+export async function storeAuditRecords(svc: AuditService, records: readonly AuditLog[]): Promise<Stored[]> {
+  const results: Stored[] = new Array(records.length)
+  let pending: number[] = []
+  const firsts = new Set<string>()
+  records.forEach((record, i) => {
+    // the same event twice in one batch (a redelivery beside its original): written once, the other a duplicate
+    if (firsts.has(record.event_id)) results[i] = { ok: true, inserted: false, masked: false }
+    else pending.push(i)
+    firsts.add(record.event_id)
+  })
+  const stale = new Set<string>()
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt >= ATTEMPTS) {
+      for (const i of pending) {
+        results[i] = { ok: false, error: new Error(`erased subjects of tenant ${records[i]!.tenant_id} kept changing`) }
+      }
+      break
+    }
+    const tenants = [...new Set(pending.map((i) => records[i]!.tenant_id))]
+    const views = new Map<string, TenantView>()
+    for (const tenant of tenants) views.set(tenant, await viewOf(svc, tenant, stale.has(tenant)))
+    stale.clear()
+    const plain: Array<{ record: AuditLog; epoch: number }> = []
+    const alone: Array<{ view: TenantView; row: AuditLog; match: ErasedMatch }> = []
+    const masked = new Set<number>()
+    for (const i of pending) {
+      const record = records[i]!
+      const view = views.get(record.tenant_id)!
+      const match = erasedMatch(view.index, record)
+      if (!match) {
+        plain.push({ record, epoch: view.epoch })
+        continue
+      }
+      masked.add(i)
+      const row = maskedRecord(view.index, record, match)
+      if (match.resource) alone.push({ view, row, match })
+      else plain.push({ record: row, epoch: view.epoch })
+    }
+    const written = await insertAuditLogsAt(svc.db, svc.dialect, plain)
+    for (const { view, row, match } of alone) {
+      if (await insertWithResource(svc, view, row, match)) written.add(row.event_id)
+    }
+    const missed = pending.filter((i) => !written.has(records[i]!.event_id))
+    for (const i of pending) {
+      if (written.has(records[i]!.event_id)) results[i] = { ok: true, inserted: true, masked: masked.has(i) }
+    }
+    if (missed.length === 0) break
+    // not written: a duplicate if its tenant's epoch is still the cache's, else an erasure came between
+    const epochs = await epochsOf(svc.db, [...new Set(missed.map((i) => records[i]!.tenant_id))])
+    pending = []
+    for (const i of missed) {
+      const tenant = records[i]!.tenant_id
+      if (epochs.get(tenant) === views.get(tenant)!.epoch) results[i] = { ok: true, inserted: false, masked: false }
+      else {
+        pending.push(i)
+        stale.add(tenant)
+      }
+    }
   }
+  return results
 }
 
 /**
@@ -77,7 +127,8 @@ async function insertWithResource(svc: AuditService, view: TenantView, row: Audi
   const subject = subjectOf(tenant, match.resource!, 'resource')
   const done = await svc.db.transaction().execute(async (tx) => {
     await lockAuditLogs(tx, svc.dialect)
-    if (!(await insertAuditLogAt(tx, svc.dialect, row, view.epoch))) return false
+    const written = await insertAuditLogsAt(tx, svc.dialect, [{ record: row, epoch: view.epoch }])
+    if (!written.has(row.event_id)) return false
     if (!subject) return true
     await addErasedSubjects(tx, tenant, `record:${row.event_id}`, [subject])
     const index = view.index.with(subject)

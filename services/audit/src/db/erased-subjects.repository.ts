@@ -75,35 +75,57 @@ const PG_CASTS: Partial<Record<string, string>> = {
   after_json: 'jsonb',
 }
 
+/** Rows per statement at most: 24 parameters each, far below either engine's limit. */
+const ROWS_PER_STATEMENT = 500
+
 /**
- * Inserts the record only if its tenant's epoch is still `epoch` (the one the recorder's cache was read at) and no
- * record of the same event exists — one statement, the epoch read by the insert itself. False when nothing was
- * written: a duplicate, or a stale cache (`epochOf` tells which).
+ * Inserts each record only if its tenant's epoch is still the one given with it (the epoch the recorder's cache was
+ * read at) and no record of the same event exists: one statement for up to ROWS_PER_STATEMENT records, the epochs
+ * read by the insert itself. Returns the event ids written; a record not among them is a duplicate, or its tenant's
+ * cache is stale (`epochsOf` tells which).
  */
-export async function insertAuditLogAt(db: Db, dialect: Dialect, record: AuditLog, epoch: number): Promise<boolean> {
-  const row = auditLogRow(record) as Record<string, unknown>
-  const columns = Object.keys(row) as Array<keyof ReturnType<typeof auditLogRow>>
-  // a part of the insert: built without plugins, which would count it as a query of its own (db_queries_total)
-  const select = db
-    .withoutPlugins()
-    .selectNoFrom(
-      columns.map((c) => {
-        const type = dialect === 'postgres' ? PG_CASTS[c] : undefined
-        return (type ? sql`cast(${row[c]} as ${sql.raw(type)})` : sql`${row[c]}`).as(c)
-      }),
-    )
-    .where(
-      sql<number>`coalesce((select epoch from audit_erasure_epochs where tenant_id = ${record.tenant_id}), 0)`,
-      '=',
-      epoch,
-    )
-  const result = await db
-    .insertInto('audit_logs')
-    .columns(columns)
-    .expression(select)
-    .onConflict((oc) => oc.column('event_id').doNothing())
-    .executeTakeFirst()
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0
+export async function insertAuditLogsAt(
+  db: Db,
+  dialect: Dialect,
+  rows: ReadonlyArray<{ record: AuditLog; epoch: number }>,
+): Promise<Set<string>> {
+  const written = new Set<string>()
+  if (rows.length === 0) return written
+  const columns = Object.keys(auditLogRow(rows[0]!.record)) as Array<keyof ReturnType<typeof auditLogRow>>
+  const value = (c: string, v: unknown) => {
+    const type = dialect === 'postgres' ? PG_CASTS[c] : undefined
+    return type ? sql`cast(${v} as ${sql.raw(type)})` : sql`${v}`
+  }
+  const guard = (epoch: number) => (dialect === 'postgres' ? sql`cast(${epoch} as integer)` : sql`${epoch}`)
+  const names = sql.join(columns.map((c) => sql.id(c)))
+  for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) {
+    const tuples = rows.slice(at, at + ROWS_PER_STATEMENT).map(({ record, epoch }) => {
+      const row = auditLogRow(record) as Record<string, unknown>
+      return sql`(${sql.join([...columns.map((c) => value(c, row[c])), guard(epoch)])})`
+    })
+    const result = await sql<{ event_id: string }>`with incoming (${names}, guard_epoch) as (values ${sql.join(tuples)})
+      insert into audit_logs (${names})
+      select ${names} from incoming
+      where coalesce((select e.epoch from audit_erasure_epochs e where e.tenant_id = incoming.tenant_id), 0)
+        = incoming.guard_epoch
+      on conflict (event_id) do nothing
+      returning event_id`.execute(db)
+    for (const r of result.rows) written.add(r.event_id)
+  }
+  return written
+}
+
+/** The epochs of some tenants (0 before a tenant's first erasure), in one query. */
+export async function epochsOf(db: Db, tenants: readonly string[]): Promise<Map<string, number>> {
+  const epochs = new Map(tenants.map((t) => [t, 0]))
+  if (tenants.length === 0) return epochs
+  const rows = await db
+    .selectFrom('audit_erasure_epochs')
+    .select(['tenant_id', 'epoch'])
+    .where('tenant_id', 'in', [...new Set(tenants)])
+    .execute()
+  for (const r of rows) epochs.set(r.tenant_id, Number(r.epoch))
+  return epochs
 }
 
 /** The tenant's records of one resource (a resource that became the person's after the erasure). */

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { EventEnvelope } from '@switchboard/contracts'
 import { errorResponses, PoisonMessageError, type RouteModule } from '@switchboard/platform'
-import { recordAuditEvent } from '../commands/record.commands.ts'
+import { recordAuditEvents } from '../commands/record.commands.ts'
 import type { AuditService } from '../context.ts'
 import { AuditErrors } from '../errors.ts'
 
@@ -35,17 +35,18 @@ export const internalRoutes: RouteModule<AuditService> = async (app, svc) => {
     { schema: { hide: true, body: HandOver, response: { 200: HandOverResult, ...errorResponses(400, 401, 403) } } },
     async (request) => {
       const result = { stored: 0, duplicates: 0, rejected: [] as Array<{ event_id: string; error: string }> }
-      // one at a time: the store's single writer (SQLite) would serialise them anyway, and order is kept
-      for (const envelope of request.body.records) {
-        try {
-          const outcome = await recordAuditEvent(svc, envelope, 'gateway')
-          if (outcome === 'stored') result.stored++
+      // one statement for the lot (a record the database refuses is tried alone, and its error answers the request)
+      const outcomes = await recordAuditEvents(svc, request.body.records, 'gateway')
+      outcomes.forEach((o, i) => {
+        if (o.ok) {
+          if (o.applied) result.stored++
           else result.duplicates++
-        } catch (err) {
-          if (!(err instanceof PoisonMessageError)) throw err
-          result.rejected.push({ event_id: envelope.id, error: err.message })
+        } else if (o.error instanceof PoisonMessageError) {
+          result.rejected.push({ event_id: request.body.records[i]!.id, error: o.error.message })
         }
-      }
+      })
+      const failed = outcomes.find((o) => !o.ok && !(o.error instanceof PoisonMessageError))
+      if (failed && !failed.ok) throw failed.error
       return result
     },
   )
