@@ -27,6 +27,7 @@ const REPORTERS = [
   'cache',
   'config-governance',
   'conversations',
+  'dlq',
   'identity',
   'realtime-voice',
   'tickets',

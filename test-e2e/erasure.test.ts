@@ -207,11 +207,13 @@ inEachMode('erasure: a customer erased everywhere, totals kept', {}, async (t, s
       'ai-orchestrator',
       'audit',
       'conversations',
+      'dlq',
       'identity',
       'realtime-voice',
       'tickets',
     ])
     t.match(by.identity, { customers_removed: 1, notes_deleted: 1, accounts_emptied: 1 })
+    t.match(by.dlq, { dead_letters_removed: 0 }, 'no dead letter about them here (erasure-dlq.test.ts has some)')
     t.match(by.conversations, { sessions_tombstoned: 1, messages_tombstoned: Number, uploads_deleted: 2 })
     t.ok(by.conversations.messages_tombstoned >= 3, 'the three messages at least')
     t.match(by.tickets, { tickets_tombstoned: 1, comments_tombstoned: 1, rating_comments_erased: 1 })
