@@ -2,6 +2,7 @@ import { fromJson, type Scope, toJson, whereScope } from '@switchboard/platform'
 import type { Kysely, Selectable } from 'kysely'
 import type { Message } from '../schemas/sessions.schemas.ts'
 import type { ConversationsDatabase, MessagesTable, SessionsTable } from './database.ts'
+import { prebuilt } from './prebuilt.ts'
 
 type Db = Kysely<ConversationsDatabase>
 
@@ -40,29 +41,22 @@ export async function insertMessage(
     .execute()
 }
 
-/**
- * PostgreSQL only (data-modifying `WITH`): the session of `scope` counts one more message — `message_count` raised,
- * `last_message_at`/`updated_at` set to the message's `created_at`, the row locked — and `m` is stored as its
- * `message_count`th message, in one statement. Returns the session as it now is; undefined (nothing written) when
- * the scope has no such session.
- */
-export async function insertCountedMessage(
-  db: Db,
-  m: Message,
-  scope: Scope,
-): Promise<Selectable<SessionsTable> | undefined> {
-  return db
+type CountedValues = Omit<Message, 'seq' | 'metadata'> & { metadata: string } & Partial<Scope>
+
+/** The statement of insertCountedMessage, compiled once per scope shape (prebuilt.ts). */
+const buildCounted = (db: Db, v: CountedValues) =>
+  db
     .with('counted', (qc) =>
       whereScope(
         qc
           .updateTable('sessions')
           .set((eb) => ({
             message_count: eb('message_count', '+', 1),
-            last_message_at: m.created_at,
-            updated_at: m.created_at,
+            last_message_at: v.created_at,
+            updated_at: v.created_at,
           }))
-          .where('id', '=', m.session_id),
-        scope,
+          .where('id', '=', v.session_id),
+        { tenant_id: v.tenant_id ?? '', workspace_id: v.workspace_id ?? '' },
       ).returningAll(),
     )
     .with('written', (qc) =>
@@ -86,16 +80,16 @@ export async function insertCountedMessage(
           eb
             .selectFrom('counted')
             .select((c) => [
-              c.val(m.id).as('id'),
+              c.val(v.id).as('id'),
               'counted.id as session_id',
-              c.val(m.sender).as('sender'),
-              c.val(m.sender_id).as('sender_id'),
-              c.val(m.kind).as('kind'),
-              c.val(m.content).as('content'),
-              c.val(toJson(m.metadata) ?? '{}').as('metadata'),
-              c.val(m.visibility).as('visibility'),
+              c.val(v.sender).as('sender'),
+              c.val(v.sender_id).as('sender_id'),
+              c.val(v.kind).as('kind'),
+              c.val(v.content).as('content'),
+              c.val(v.metadata).as('metadata'),
+              c.val(v.visibility).as('visibility'),
               'counted.message_count as seq',
-              c.val(m.created_at).as('created_at'),
+              c.val(v.created_at).as('created_at'),
               'counted.tenant_id as tenant_id',
               'counted.workspace_id as workspace_id',
             ]),
@@ -104,7 +98,27 @@ export async function insertCountedMessage(
     )
     .selectFrom('counted')
     .selectAll()
-    .executeTakeFirst()
+const countedMessage = prebuilt(buildCounted)
+
+/**
+ * PostgreSQL only (data-modifying `WITH`): the session of `scope` counts one more message — `message_count` raised,
+ * `last_message_at`/`updated_at` set to the message's `created_at`, the row locked — and `m` is stored as its
+ * `message_count`th message, in one statement. Returns the session as it now is; undefined (nothing written) when
+ * the scope has no such session.
+ */
+export async function insertCountedMessage(
+  db: Db,
+  m: Message,
+  scope: Scope,
+): Promise<Selectable<SessionsTable> | undefined> {
+  const { seq: _seq, ...message } = m
+  const values: CountedValues = { ...message, metadata: toJson(m.metadata) ?? '{}' }
+  // an empty part of the scope is no condition (whereScope): it changes the statement's shape, not only its values
+  if (scope.tenant_id) values.tenant_id = scope.tenant_id
+  if (scope.workspace_id) values.workspace_id = scope.workspace_id
+  const shape = `${scope.tenant_id ? 't' : ''}${scope.workspace_id ? 'w' : ''}`
+  const { rows } = await countedMessage(db, values, shape)
+  return rows[0]
 }
 
 /**
