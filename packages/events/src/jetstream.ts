@@ -37,7 +37,7 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
     // Without it the client makes an Error (RequestError, and a TimeoutError for the request's timer) on EVERY
     // request — each JetStream publish is one — only to keep the caller's async stack should it fail: 3–4 % of a
     // publishing unit's CPU (conversations' profile). A failed publish still rejects with its cause.
-    noAsyncTraces: process.env.CVCPU_NATS !== '0',
+    noAsyncTraces: true,
   })
   const js = jetstream(nc)
   const jsm = await jetstreamManager(nc)
