@@ -14,13 +14,21 @@ export interface Sample {
 const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*/
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*/
 
+/**
+ * A sample's value as Go's ParseFloat reads it (Prometheus' own parser): a decimal or the special values in any case
+ * — prom-client writes `Nan` for a summary with no observations yet (the event-loop lag's mean before its first tick).
+ */
 function parseValue(text: string): number {
-  switch (text) {
-    case '+Inf':
+  switch (text.toLowerCase()) {
+    case '+inf':
+    case 'inf':
+    case '+infinity':
+    case 'infinity':
       return Number.POSITIVE_INFINITY
-    case '-Inf':
+    case '-inf':
+    case '-infinity':
       return Number.NEGATIVE_INFINITY
-    case 'NaN':
+    case 'nan':
       return Number.NaN
     default: {
       const n = text.trim() === '' ? Number.NaN : Number(text)

@@ -208,6 +208,15 @@ t.test('the exposition reader: labels with escapes, special values, timestamps; 
   t.equal(samples[1]?.value, Number.POSITIVE_INFINITY)
   t.ok(Number.isNaN(samples[2]?.value))
   t.equal(samples[3]?.value, 1500)
+  // prom-client writes a summary's NaN as `Nan` (the event-loop lag's mean before its first tick); Prometheus reads
+  // values with Go's ParseFloat, whose special values are case-insensitive
+  const special = parseExposition(['m{service="identity"} Nan', 'n -inf', 'o +Infinity', 'p nan'].join('\n'))
+  t.ok(Number.isNaN(special[0]?.value), 'Nan')
+  t.same(
+    special.slice(1, 3).map((s) => s.value),
+    [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY],
+  )
+  t.ok(Number.isNaN(special[3]?.value), 'nan')
   t.throws(() => parseExposition('x{a="b} 1'), 'an unterminated label')
   t.throws(() => parseExposition('x one'), 'a value that is no number')
   t.throws(() => parseExposition('{a="b"} 1'), 'no name')
