@@ -2,8 +2,9 @@
 // No fleet: the conversations service is built in this process on PostgreSQL (its own schema), Redis and a real
 // JetStream bus (its own prefix), with its outbox relay running as in production. A supervisor's replies go in
 // through app.inject (Fastify's full request path: principal header, schemas, the route, the transaction, the
-// outbox, the audit record), `concurrency` at a time over 16 sessions; the figure is this process's CPU
-// (process.cpuUsage, user + system) per message, including the relay publishing the outbox rows to NATS.
+// outbox, the audit record), `concurrency` at a time over 16 sessions; BENCH_CPU_SENDER=customer posts the
+// customers' messages as the hub does instead. The figure is this process's CPU (process.cpuUsage, user + system)
+// per message, including the relay publishing the outbox rows to NATS.
 // Rounds are repeated and the median given with the spread, because the machine is shared: compare two codes by
 // alternating whole runs of this bench, never by one run each.
 import { randomBytes } from 'node:crypto'
@@ -13,6 +14,7 @@ import type { Logger } from '@switchboard/platform'
 import { engineUrls, principalHeader, testPrincipal, uniqueId } from '@switchboard/testing'
 
 export interface ConversationsCpuResult {
+  sender: ConversationsCpuOptions['sender']
   messages_per_round: number
   concurrency: number
   rounds: number
@@ -30,6 +32,8 @@ export interface ConversationsCpuOptions {
   rounds: number
   concurrency: number
   warmUp: number
+  /** `agent` (default): a supervisor's replies over /api/omni; `customer`: the customers' messages as the hub posts them */
+  sender: 'agent' | 'customer'
 }
 
 export function conversationsCpuOptions(): ConversationsCpuOptions {
@@ -38,6 +42,7 @@ export function conversationsCpuOptions(): ConversationsCpuOptions {
     rounds: Number(process.env.BENCH_CPU_ROUNDS ?? 5),
     concurrency: Number(process.env.BENCH_CPU_CONCURRENCY ?? 16),
     warmUp: Number(process.env.BENCH_CPU_WARM_UP ?? 500),
+    sender: process.env.BENCH_CPU_SENDER === 'customer' ? 'customer' : 'agent',
   }
 }
 
@@ -110,12 +115,21 @@ export async function benchConversationsCpu(
       sessions.push(id)
     }
     const reply = async (i: number) => {
-      const res = await app.inject({
-        method: 'POST',
-        url: `/api/omni/sessions/${sessions[i % SESSIONS]}/messages`,
-        payload: { content: `Thanks for waiting — reply ${i}` },
-        headers: supervisor,
-      })
+      const res = await app.inject(
+        opts.sender === 'agent'
+          ? {
+              method: 'POST',
+              url: `/api/omni/sessions/${sessions[i % SESSIONS]}/messages`,
+              payload: { content: `Thanks for waiting — reply ${i}` },
+              headers: supervisor,
+            }
+          : {
+              method: 'POST',
+              url: `/internal/sessions/${sessions[i % SESSIONS]}/messages`,
+              payload: { sender: 'customer', customer_id: `cust-${i % SESSIONS}`, content: `One more thing ${i}` },
+              headers: hub,
+            },
+      )
       if (res.statusCode !== 201) throw new Error(`reply ${i}: ${res.statusCode} ${res.body}`)
     }
     const drive = async (n: number) => {
@@ -143,6 +157,7 @@ export async function benchConversationsCpu(
     }
     const m = median(cpu)
     const result: ConversationsCpuResult = {
+      sender: opts.sender,
       messages_per_round: opts.messages,
       concurrency: opts.concurrency,
       rounds: opts.rounds,
@@ -153,7 +168,7 @@ export async function benchConversationsCpu(
       load_1min: [loadBefore, load1()],
     }
     console.log(
-      `conversations CPU per agent message (${opts.concurrency} at a time, ${opts.rounds} × ${opts.messages}): ` +
+      `conversations CPU per ${opts.sender} message (${opts.concurrency} at a time, ${opts.rounds} × ${opts.messages}): ` +
         `median ${result.median_cpu_ms_per_message} ms, min ${Math.min(...cpu)}, max ${Math.max(...cpu)} ` +
         `(spread ${result.spread_pct} %), load ${result.load_1min.join(' → ')}`,
     )
