@@ -2,7 +2,7 @@ import { ConversationEvents } from '@switchboard/contracts'
 import { newId, nowIso, type Tx } from '@switchboard/platform'
 import type { ConversationsDatabase } from '../db/database.ts'
 import { insertCountedMessage, insertMessage } from '../db/messages.repository.ts'
-import { countMessageIn, type SessionRow } from '../db/sessions.repository.ts'
+import { countMessage, countMessageIn, type SessionRow } from '../db/sessions.repository.ts'
 import { messageFacts, scopeOfSession } from '../domain/session-facts.ts'
 import { ConversationErrors } from '../errors.ts'
 import type { Message, Session } from '../schemas/sessions.schemas.ts'
@@ -33,17 +33,8 @@ export async function appendMessage(
   input: NewMessage,
 ): Promise<Message> {
   const created_at = nowIso()
-  const counted = await tx.db
-    .updateTable('sessions')
-    .set((eb) => ({
-      message_count: eb('message_count', '+', 1),
-      last_message_at: created_at,
-      updated_at: created_at,
-    }))
-    .where('id', '=', session.id)
-    .returning('message_count')
-    .executeTakeFirstOrThrow()
-  const message = newMessage(session.id, input, Number(counted.message_count), created_at)
+  const seq = await countMessage(tx.db, session.id, created_at)
+  const message = newMessage(session.id, input, seq, created_at)
   await insertMessage(tx.db, message, session)
   session.message_count = message.seq
   session.last_message_at = created_at

@@ -21,24 +21,34 @@ export function toMessage(row: Selectable<MessagesTable>): Message {
   }
 }
 
+type MessageValues = Omit<Message, 'metadata'> & { metadata: string; tenant_id: string; workspace_id: string }
+const messageInsert = prebuilt((db: Db, v: MessageValues) => db.insertInto('messages').values(v))
+
 /**
  * Messages carry their session's scope too, so they can be counted per scope without a join. `seq` is the
- * message's position in the session, taken under the session's row lock (append-message.ts).
+ * message's position in the session, taken under the session's row lock (append-message.ts). Built once per
+ * dialect (prebuilt.ts): every message of the hub, the AI and the service itself goes through here.
  */
 export async function insertMessage(
   db: Db,
   m: Message,
   scope: { tenant_id: string; workspace_id: string },
 ): Promise<void> {
-  await db
-    .insertInto('messages')
-    .values({
-      ...m,
-      metadata: toJson(m.metadata) ?? '{}',
-      tenant_id: scope.tenant_id,
-      workspace_id: scope.workspace_id,
-    })
-    .execute()
+  const values: MessageValues = {
+    id: m.id,
+    session_id: m.session_id,
+    sender: m.sender,
+    sender_id: m.sender_id,
+    kind: m.kind,
+    content: m.content,
+    metadata: toJson(m.metadata) ?? '{}',
+    visibility: m.visibility,
+    seq: m.seq,
+    created_at: m.created_at,
+    tenant_id: scope.tenant_id,
+    workspace_id: scope.workspace_id,
+  }
+  await messageInsert(db, values)
 }
 
 type CountedValues = Omit<Message, 'seq' | 'metadata'> & { metadata: string } & Partial<Scope>

@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from 'kysely'
 import { WORKING_STATUSES } from '../domain/session-rules.ts'
 import type { Session } from '../schemas/sessions.schemas.ts'
 import type { ConversationsDatabase, SessionsTable } from './database.ts'
+import { prebuilt } from './prebuilt.ts'
 
 type Db = Kysely<ConversationsDatabase>
 export type SessionRow = Selectable<SessionsTable>
@@ -71,6 +72,25 @@ export async function countMessageIn(
     .set((eb) => ({ message_count: eb('message_count', '+', 1), last_message_at: at, updated_at: at }))
     .where('id', '=', id)
   return whereScope(counting, scope).returningAll().executeTakeFirst()
+}
+
+const oneMoreMessage = prebuilt((db: Db, v: { id: string; at: string }) =>
+  db
+    .updateTable('sessions')
+    .set((eb) => ({ message_count: eb('message_count', '+', 1), last_message_at: v.at, updated_at: v.at }))
+    .where('id', '=', v.id)
+    .returning('message_count'),
+)
+
+/**
+ * One more message in session `id`, whose row the caller's transaction already holds (locked or inserted): its
+ * `message_count` raised and `last_message_at`/`updated_at` set to `at`; the new count (the message's `seq`).
+ * Built once per dialect (prebuilt.ts).
+ */
+export async function countMessage(db: Db, id: string, at: string): Promise<number> {
+  const { rows } = await oneMoreMessage(db, { id, at })
+  if (!rows[0]) throw new Error(`session ${id}: no row to count a message in`)
+  return Number(rows[0].message_count)
 }
 
 export async function updateSession(db: Db, id: string, patch: Partial<SessionRow>): Promise<void> {
