@@ -81,13 +81,15 @@ export async function benchQueueConcurrency(env: NodeJS.ProcessEnv, logger: Logg
 
     async function oneRound(scope: Scope): Promise<QueueRound> {
       const staff = kit.svc(scope)
-      // A shift for nobody covers now: the workspace "has shifts" and no agent is on one, so every session waits
-      // while the agents come online (their kicks find nobody to route to).
+      // A shift for an agent who never comes online covers now: the workspace "has shifts" and none of the routed
+      // agents is on one, so every session waits while they come online (their kicks find nobody to route to). The
+      // shift's agent must exist in the workspace (conversations refuses an unknown one: CONVERSATIONS_UNKNOWN_AGENT).
+      const keeper = await kit.agent(scope, 'gatekeeper')
       const gate = must(
         await api.post(
           '/api/shifts',
           {
-            agent_id: 'nobody',
+            agent_id: keeper.user_id,
             shift_type: 'morning',
             start_time: new Date(Date.now() - 3_600_000).toISOString(),
             end_time: new Date(Date.now() + 3_600_000).toISOString(),
