@@ -4,51 +4,10 @@
  * own asking does not make an idle unit look busy. Rates are per second since this gateway replica's previous
  * scrape of the same replica (null on the first one, or when the counters went back: a restart).
  */
-import { Type } from '@sinclair/typebox'
+import type { ReplicaFigures } from '@switchboard/contracts/system-health.ts'
 import type { Sample } from './readiness-exposition.ts'
 
-const Nullable = Type.Union([Type.Number(), Type.Null()])
-const BreakerState = Type.Union([Type.Literal('closed'), Type.Literal('half-open'), Type.Literal('open')])
-
-export const ReplicaFiguresView = Type.Object({
-  started_at: Type.Union([Type.String(), Type.Null()]),
-  uptime_seconds: Nullable,
-  resident_memory_bytes: Nullable,
-  event_loop_lag_p99_seconds: Nullable,
-  http_requests_total: Type.Number(),
-  http_5xx_total: Type.Number(),
-  http_requests_per_second: Nullable,
-  http_5xx_per_second: Nullable,
-  events_published_total: Type.Number(),
-  events_failed_total: Type.Number(),
-  events_dead_lettered_total: Type.Number(),
-  /** statistics: each projection's lag (`stats_projection_lag_seconds`) */
-  projection_lag_seconds: Type.Optional(Type.Record(Type.String(), Type.Number())),
-  /** conversations: `conversations_waiting_sessions` */
-  waiting_sessions: Type.Optional(Type.Number()),
-  /** realtime-voice: `realtime_hub_sockets` by kind */
-  hub_sockets: Type.Optional(Type.Record(Type.String(), Type.Number())),
-  /** ai-orchestrator: `ai_circuit_breaker_state` by breaker */
-  breakers: Type.Optional(Type.Record(Type.String(), BreakerState)),
-})
-
-export interface ReplicaFigures {
-  started_at: string | null
-  uptime_seconds: number | null
-  resident_memory_bytes: number | null
-  event_loop_lag_p99_seconds: number | null
-  http_requests_total: number
-  http_5xx_total: number
-  http_requests_per_second: number | null
-  http_5xx_per_second: number | null
-  events_published_total: number
-  events_failed_total: number
-  events_dead_lettered_total: number
-  projection_lag_seconds?: Record<string, number>
-  waiting_sessions?: number
-  hub_sockets?: Record<string, number>
-  breakers?: Record<string, 'closed' | 'half-open' | 'open'>
-}
+export type { ReplicaFigures }
 
 /** what the previous scrape of a replica counted, for the rates */
 export interface PreviousCount {

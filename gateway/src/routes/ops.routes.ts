@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { ADMIN_REACH_PLATFORM, buildKeyring } from '@switchboard/auth'
 import { AUDIT_RECORDED_TYPE } from '@switchboard/contracts'
+import { ReplicaFiguresView } from '@switchboard/contracts/system-health.ts'
 import { type EventBus, newEnvelope } from '@switchboard/events'
 import { actionFor, auditSnapshot, storableAuditRecord } from '@switchboard/platform'
 import type { FastifyInstance } from 'fastify'
@@ -13,7 +14,6 @@ import { type AuthDeps, installAuthentication } from '../plugins/authenticate.ts
 import { installPermissionCheck } from '../plugins/permission.ts'
 import { installScopeGuard } from '../plugins/scope-guard.ts'
 import { createUnitsHealth } from '../readiness.ts'
-import { ReplicaFiguresView } from '../readiness-figures.ts'
 
 export interface OpsRoutesOptions {
   config: Pick<GatewayConfig, 'jwt' | 'permission_table' | 'upstreams' | 'ready_timeout_ms'>

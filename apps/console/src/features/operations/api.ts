@@ -1,5 +1,8 @@
 /** The gateway's operations routes: dead letters (`/api/ops/dead-letters`) and each unit's health (`/api/system/health`). */
+import type { ReplicaFigures } from '@switchboard/contracts/system-health.ts'
 import { api } from '../../lib/http.ts'
+
+export type { ReplicaFigures }
 
 export interface DeadLetter {
   seq: number
@@ -12,26 +15,6 @@ export interface DeadLetter {
   deliveries: number
   envelope: Record<string, unknown>
   headers?: Record<string, string>
-}
-
-/** A replica's `/metrics` as the gateway reduced it (gateway README "System health"). */
-export interface ReplicaFigures {
-  started_at: string | null
-  uptime_seconds: number | null
-  resident_memory_bytes: number | null
-  event_loop_lag_p99_seconds: number | null
-  http_requests_total: number
-  http_5xx_total: number
-  /** since the gateway's previous scrape of this replica; null on the first */
-  http_requests_per_second: number | null
-  http_5xx_per_second: number | null
-  events_published_total: number
-  events_failed_total: number
-  events_dead_lettered_total: number
-  projection_lag_seconds?: Record<string, number>
-  waiting_sessions?: number
-  hub_sockets?: Record<string, number>
-  breakers?: Record<string, 'closed' | 'half-open' | 'open'>
 }
 
 export interface ReplicaHealth {
