@@ -116,6 +116,16 @@ export const TenantErasureReported = Type.Object({
 })
 export type TenantErasureReported = Static<typeof TenantErasureReported>
 
+/** One unit's report of its part of a tenant's erasure (`e`), done `at` (now unless given). */
+export function tenantErasureReport(
+  e: Pick<TenantErasureRequested, 'tenant_erasure_id' | 'tenant_id'>,
+  service: string,
+  counts: Record<string, number>,
+  at: string = new Date().toISOString(),
+): TenantErasureReported {
+  return { tenant_erasure_id: e.tenant_erasure_id, tenant_id: e.tenant_id, service, counts, completed_at: at }
+}
+
 export const IdentityTenantErasureEvents = {
   requested: { type: 'identity.tenant.erasure_requested', data: TenantErasureRequested },
 } as const

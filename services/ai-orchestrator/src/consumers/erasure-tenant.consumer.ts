@@ -1,4 +1,4 @@
-import { IdentityTenantErasureEvents, TenantErasureReportEvents } from '@switchboard/contracts'
+import { IdentityTenantErasureEvents, TenantErasureReportEvents, tenantErasureReport } from '@switchboard/contracts'
 import { type ConsumerDef, on } from '@switchboard/platform'
 import type { AiService } from '../context.ts'
 import { eraseTenantAi } from '../db/erasure-tenant.repository.ts'
@@ -20,17 +20,10 @@ export const tenantErasureConsumer: ConsumerDef<AiService> = {
     on(IdentityTenantErasureEvents.requested, async ({ envelope, data: e }, tx) => {
       const at = new Date(envelope.occurred_at).toISOString()
       const counts = await eraseTenantAi(tx.db, e.tenant_id, at, envelope.id)
-      await tx.emit(
-        AiTenantErasureEvents.reported,
-        {
-          tenant_erasure_id: e.tenant_erasure_id,
-          tenant_id: e.tenant_id,
-          service: 'ai-orchestrator',
-          counts,
-          completed_at: new Date().toISOString(),
-        },
-        { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id },
-      )
+      await tx.emit(AiTenantErasureEvents.reported, tenantErasureReport(e, 'ai-orchestrator', counts), {
+        tenant_id: envelope.tenant_id,
+        workspace_id: envelope.workspace_id,
+      })
     }),
   ],
 }

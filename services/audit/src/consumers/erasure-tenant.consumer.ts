@@ -1,4 +1,4 @@
-import { IdentityTenantErasureEvents, TenantErasureReportEvents } from '@switchboard/contracts'
+import { IdentityTenantErasureEvents, TenantErasureReportEvents, tenantErasureReport } from '@switchboard/contracts'
 import { type ConsumerDef, on } from '@switchboard/platform'
 import type { AuditService } from '../context.ts'
 import { addErasedSubjects, lockAuditLogs } from '../db/erased-subjects.repository.ts'
@@ -29,17 +29,10 @@ export const tenantErasureConsumer: ConsumerDef<AuditService> = {
       ].filter((s): s is Subject => s !== undefined)
       await addErasedSubjects(tx.db, e.tenant_id, e.tenant_erasure_id, subjects)
       const masked = await maskTenantRecords(tx.db, e)
-      await tx.emit(
-        AuditTenantErasureEvents.reported,
-        {
-          tenant_erasure_id: e.tenant_erasure_id,
-          tenant_id: e.tenant_id,
-          service: 'audit',
-          counts: { records_masked: masked },
-          completed_at: new Date().toISOString(),
-        },
-        { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id },
-      )
+      await tx.emit(AuditTenantErasureEvents.reported, tenantErasureReport(e, 'audit', { records_masked: masked }), {
+        tenant_id: envelope.tenant_id,
+        workspace_id: envelope.workspace_id,
+      })
     }),
   ],
 }

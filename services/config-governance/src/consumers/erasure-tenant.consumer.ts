@@ -1,4 +1,4 @@
-import { IdentityTenantErasureEvents, TenantErasureReportEvents } from '@switchboard/contracts'
+import { IdentityTenantErasureEvents, TenantErasureReportEvents, tenantErasureReport } from '@switchboard/contracts'
 import { type ConsumerDef, on } from '@switchboard/platform'
 import type { ConfigGovernanceService } from '../context.ts'
 import { eraseTenantConfig } from '../db/erasure-tenant.repository.ts'
@@ -22,17 +22,10 @@ export const tenantErasureConsumer: ConsumerDef<ConfigGovernanceService> = {
     on(IdentityTenantErasureEvents.requested, async ({ envelope, data: e }, tx, svc) => {
       const now = new Date().toISOString()
       const counts = await eraseTenantConfig(tx.db, svc.box, e.tenant_id, now)
-      await tx.emit(
-        ConfigTenantErasureEvents.reported,
-        {
-          tenant_erasure_id: e.tenant_erasure_id,
-          tenant_id: e.tenant_id,
-          service: 'config-governance',
-          counts,
-          completed_at: now,
-        },
-        { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id },
-      )
+      await tx.emit(ConfigTenantErasureEvents.reported, tenantErasureReport(e, 'config-governance', counts, now), {
+        tenant_id: envelope.tenant_id,
+        workspace_id: envelope.workspace_id,
+      })
     }),
   ],
 }

@@ -1,4 +1,4 @@
-import { IdentityTenantErasureEvents, TenantErasureReportEvents } from '@switchboard/contracts'
+import { IdentityTenantErasureEvents, TenantErasureReportEvents, tenantErasureReport } from '@switchboard/contracts'
 import { type ConsumerDef, on } from '@switchboard/platform'
 import type { ConversationsService } from '../context.ts'
 import { deleteUploadRows } from '../db/erasure.repository.ts'
@@ -25,17 +25,10 @@ export const tenantErasureConsumer: ConsumerDef<ConversationsService> = {
       const uploads = await tenantUploadIds(tx.db, e.tenant_id)
       counts.uploads_deleted = await deleteUploadRows(tx.db, uploads)
       if (svc.blobs.kind === 'file') for (const id of uploads) await svc.blobs.delete(id)
-      await tx.emit(
-        ConversationTenantErasureEvents.reported,
-        {
-          tenant_erasure_id: e.tenant_erasure_id,
-          tenant_id: e.tenant_id,
-          service: 'conversations',
-          counts,
-          completed_at: new Date().toISOString(),
-        },
-        { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id },
-      )
+      await tx.emit(ConversationTenantErasureEvents.reported, tenantErasureReport(e, 'conversations', counts), {
+        tenant_id: envelope.tenant_id,
+        workspace_id: envelope.workspace_id,
+      })
     }),
   ],
 }

@@ -3,6 +3,7 @@ import {
   ERASURE_MASKING_CONSUMERS,
   IdentityErasureEvents,
   IdentityTenantErasureEvents,
+  tenantErasureReport,
 } from '@switchboard/contracts'
 import { type ConsumerDef, on } from '@switchboard/platform'
 import { applyErasureReport } from '../commands/erasure.commands.ts'
@@ -52,9 +53,7 @@ export const erasureDeadLetters: ConsumerDef<IdentityService> = {
         (d) => d.envelope.tenant_id === e.tenant_id && !isErasureEvent(d.envelope),
       )
       const dead_letters_removed = await svc.bus.removeDeadLetters(ofTenant.map((d) => d.seq))
-      const report = { tenant_erasure_id: e.tenant_erasure_id, tenant_id: e.tenant_id, service: ERASURE_DLQ_PART }
-      const at = new Date().toISOString()
-      if (!(await applyTenantErasureReport(tx, { ...report, counts: { dead_letters_removed }, completed_at: at }))) {
+      if (!(await applyTenantErasureReport(tx, tenantErasureReport(e, ERASURE_DLQ_PART, { dead_letters_removed })))) {
         svc.log.warn({ component: 'erasure', id: envelope.id }, 'dead-letter part of an unknown tenant erasure')
       }
     }),

@@ -1,4 +1,4 @@
-import { IdentityTenantErasureEvents, TENANT_ERASURE_REPORTERS } from '@switchboard/contracts'
+import { IdentityTenantErasureEvents, TENANT_ERASURE_REPORTERS, tenantErasureReport } from '@switchboard/contracts'
 import { type ConsumerDef, on } from '@switchboard/platform'
 import { applyTenantErasureReport, CACHE_REPORTER } from '../commands/tenant-erasure.commands.ts'
 import type { IdentityService } from '../context.ts'
@@ -35,9 +35,7 @@ export const tenantCacheErasure: ConsumerDef<IdentityService> = {
   handlers: [
     on(IdentityTenantErasureEvents.requested, async ({ envelope, data: e }, tx, svc) => {
       const redis_keys_deleted = await deleteTenantKeys(svc.cache, e.tenant_id)
-      const report = { tenant_erasure_id: e.tenant_erasure_id, tenant_id: e.tenant_id, service: CACHE_REPORTER }
-      const at = new Date().toISOString()
-      if (!(await applyTenantErasureReport(tx, { ...report, counts: { redis_keys_deleted }, completed_at: at }))) {
+      if (!(await applyTenantErasureReport(tx, tenantErasureReport(e, CACHE_REPORTER, { redis_keys_deleted })))) {
         svc.log.warn({ component: 'erasure', id: envelope.id }, 'cache part of an unknown tenant erasure')
       }
     }),

@@ -1,4 +1,4 @@
-import { IdentityTenantErasureEvents, TenantErasureReportEvents } from '@switchboard/contracts'
+import { IdentityTenantErasureEvents, TenantErasureReportEvents, tenantErasureReport } from '@switchboard/contracts'
 import { type ConsumerDef, on } from '@switchboard/platform'
 import type { RealtimeService } from '../context.ts'
 import { eraseTenantCalls } from '../db/erasure-tenant.repository.ts'
@@ -18,17 +18,10 @@ export const tenantErasureConsumer: ConsumerDef<RealtimeService> = {
   handlers: [
     on(IdentityTenantErasureEvents.requested, async ({ envelope, data: e }, tx) => {
       const counts = await eraseTenantCalls(tx.db, e.tenant_id)
-      await tx.emit(
-        VoiceTenantErasureEvents.reported,
-        {
-          tenant_erasure_id: e.tenant_erasure_id,
-          tenant_id: e.tenant_id,
-          service: 'realtime-voice',
-          counts,
-          completed_at: new Date().toISOString(),
-        },
-        { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id },
-      )
+      await tx.emit(VoiceTenantErasureEvents.reported, tenantErasureReport(e, 'realtime-voice', counts), {
+        tenant_id: envelope.tenant_id,
+        workspace_id: envelope.workspace_id,
+      })
     }),
   ],
 }

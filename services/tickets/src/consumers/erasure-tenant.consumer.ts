@@ -1,4 +1,4 @@
-import { IdentityTenantErasureEvents, TenantErasureReportEvents } from '@switchboard/contracts'
+import { IdentityTenantErasureEvents, TenantErasureReportEvents, tenantErasureReport } from '@switchboard/contracts'
 import { type ConsumerDef, on } from '@switchboard/platform'
 import type { TicketsService } from '../context.ts'
 import { tombstoneTenantTickets } from '../db/erasure-tenant.repository.ts'
@@ -20,17 +20,10 @@ export const tenantErasureConsumer: ConsumerDef<TicketsService> = {
     on(IdentityTenantErasureEvents.requested, async ({ envelope, data: e }, tx) => {
       const at = new Date(envelope.occurred_at).toISOString()
       const counts = await tombstoneTenantTickets(tx.db, e.tenant_id, at)
-      await tx.emit(
-        TicketTenantErasureEvents.reported,
-        {
-          tenant_erasure_id: e.tenant_erasure_id,
-          tenant_id: e.tenant_id,
-          service: 'tickets',
-          counts,
-          completed_at: new Date().toISOString(),
-        },
-        { tenant_id: envelope.tenant_id, workspace_id: envelope.workspace_id },
-      )
+      await tx.emit(TicketTenantErasureEvents.reported, tenantErasureReport(e, 'tickets', counts), {
+        tenant_id: envelope.tenant_id,
+        workspace_id: envelope.workspace_id,
+      })
     }),
   ],
 }
