@@ -19,11 +19,15 @@ import { deleteNatsStreams, dropPgSchema } from '@switchboard/testing'
 
 const PG_URL = 'postgres://postgres@127.0.0.1:5432/test'
 const NATS_URL = 'nats://127.0.0.1:4222'
+// The script's settings, read once here (it is its own main): records per round, fixed rate, rounds, profile dir.
 const EVENTS = Number(process.env.BENCH_AUDIT_EVENTS ?? 20_000)
 const WARM_UP = 2_000
 const IN_FLIGHT = 256
 /** records/s published at a fixed rate (open loop) instead of as fast as JetStream takes them: 0 */
 const RATE = Number(process.env.BENCH_AUDIT_RATE ?? 0)
+const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 2)
+/** a directory: a CPU profile of each audit process */
+const PROFILE = process.env.BENCH_AUDIT_PROFILE
 const TICK_MS = 10 // /proc/<pid>/stat counts CPU in 1/100 s
 
 const codes = process.argv.slice(2).map((arg) => {
@@ -31,7 +35,6 @@ const codes = process.argv.slice(2).map((arg) => {
   if (!name || !main) throw new Error(`expected name=path/to/main.ts, got ${arg}`)
   return { name, main }
 })
-const rounds = Number(process.env.BENCH_AUDIT_ROUNDS ?? 2)
 
 const psql = (query: string) =>
   execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'test', '-Atc', query], { encoding: 'utf8' }).trim()
@@ -77,9 +80,8 @@ function auditRecord(i: number) {
 async function round(code: { name: string; main: string }, n: number) {
   const id = `abench${Date.now().toString(36)}`
   const port = 18_600 + n
-  const profile = process.env.BENCH_AUDIT_PROFILE // a directory: a CPU profile of each audit process
-  const flags = profile
-    ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=${code.name}-${n}.cpuprofile`]
+  const flags = PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`, `--cpu-prof-name=${code.name}-${n}.cpuprofile`]
     : []
   const child: ChildProcess = spawn(process.execPath, [...flags, code.main], {
     env: {
@@ -186,7 +188,7 @@ async function round(code: { name: string; main: string }, n: number) {
 }
 
 const results = []
-for (let r = 0; r < rounds; r++) {
+for (let r = 0; r < ROUNDS; r++) {
   for (const code of codes) {
     const result = await round(code, results.length)
     console.error(JSON.stringify(result))
