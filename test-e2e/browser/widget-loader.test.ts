@@ -5,14 +5,13 @@
 // phone-sized viewport gets the widget full screen following the visual viewport, messages from anything but its
 // frame are ignored, a site the scope does not list gets no frame (frame-ancestors), and axe passes on the host page.
 // Every wait is on a role, a name, a frame, an event or an API answer: no sleeps, no retries.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { BrowserContextOptions, Frame, Page } from 'playwright-core'
 import t, { type Test } from 'tap'
 import { conversationsKit, must } from '../harness/conversations-kit.ts'
 import { until } from '../harness/http.ts'
 import { ensureWidgetBuild } from '../harness/widget-build.ts'
 import { checkAxe, consoleSystem, launchBrowser, WAIT_MS } from './harness.ts'
+import { HOSTILE, hostPage, site } from './widget-host.ts'
 
 // seven scenarios with a browser each on a two-core machine: more than tap's default two minutes when loaded
 t.setTimeout(300_000)
@@ -24,62 +23,18 @@ const browser = await launchBrowser(t)
 const kit = await conversationsKit(system)
 const gateway = new URL(system.url).origin
 
-/**
- * A small real web server on its own port (its own origin), answering `pages[path]` as HTML, with the
- * Content-Security-Policy `csp[path]` when there is one.
- */
-async function site(
-  pages: (path: string, query: URLSearchParams) => string | undefined,
-  csp: Record<string, string> = {},
-) {
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x')
-    const html = pages(url.pathname, url.searchParams)
-    if (html === undefined) return res.writeHead(404).end()
-    const policy = csp[url.pathname]
-    res
-      .writeHead(200, {
-        'content-type': 'text/html; charset=utf-8',
-        ...(policy ? { 'content-security-policy': policy } : {}),
-      })
-      .end(html)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => new Promise((resolve) => server.close(resolve)))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
-
-/** A customer's page: some content and, at its end, the one tag. */
-function hostPage(opts: { tenant?: string; workspace?: string; head?: string; attrs?: string } = {}) {
-  const tenant = opts.tenant ?? system.tenant_id
-  const workspace = opts.workspace ?? system.workspace_id
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Northwind shop</title>${opts.head ?? ''}</head>
-<body><main><h1>Northwind shop</h1><p id="content">Everything for the garden.</p></main>
-<script src="${system.url}/widget.js" data-tenant="${tenant}" data-workspace="${workspace}" ${opts.attrs ?? ''} async></script>
-</body></html>`
-}
-
-// A page trying to hide or cover everything: every element of the body hidden, shrunk and pushed back, the widget's
-// own element and any iframe or button named too, and an overlay at the highest z-index over the whole viewport.
-const HOSTILE = `<style>
-body *, switchboard-widget, iframe, button, div { display: none !important; visibility: hidden !important;
-  opacity: 0 !important; width: 0 !important; height: 0 !important; position: static !important;
-  z-index: -1 !important; pointer-events: none !important; transform: scale(0) !important; }
-body::after { content: ""; position: fixed; inset: 0; z-index: 2147483647; background: rgba(0, 0, 0, 0.6); }
-</style>`
-
 const host = await site(
+  t,
   (path, q) => {
-    if (path === '/') return hostPage()
-    if (path === '/strict') return hostPage()
-    if (path === '/hostile') return hostPage({ head: HOSTILE })
+    if (path === '/') return hostPage(system)
+    if (path === '/strict') return hostPage(system)
+    if (path === '/hostile') return hostPage(system, { head: HOSTILE })
     if (path === '/left')
-      return hostPage({
+      return hostPage(system, {
         attrs: 'data-position="bottom-left" data-locale="zh-CN" data-z-index="1000" data-color="#0a7d5a"',
       })
-    if (path === '/scope') return hostPage({ tenant: q.get('tenant') ?? '', workspace: q.get('workspace') ?? '' })
+    if (path === '/scope')
+      return hostPage(system, { tenant: q.get('tenant') ?? '', workspace: q.get('workspace') ?? '' })
     return undefined
   },
   {
@@ -89,7 +44,7 @@ const host = await site(
 )
 const hostOrigin = new URL(host).origin
 // a third site, for frames that are not the widget's
-const other = await site((path) => (path === '/' ? '<!doctype html><title>other</title>' : undefined))
+const other = await site(t, (path) => (path === '/' ? '<!doctype html><title>other</title>' : undefined))
 
 async function open(t: Test, path: string, context: BrowserContextOptions = {}): Promise<Page> {
   const ctx = await browser.newContext(context)
