@@ -1,10 +1,3 @@
-// Chaos (issue 24 §2): two replicas of every unit and two gateways on PostgreSQL, Redis and a NATS server of the
-// bench's own (chaos-nats.ts), a mixed load for CHAOS_SECONDS (chaos-load.ts), and one replica of each unit killed -9
-// in turn (then NATS, then a gateway), each started again. Then (chaos-checks.ts): every accepted write stored once,
-// audited once, counted once in statistics; every hub client resumed without a lost or doubled message; and the
-// requests that failed, per kill.
-// `npm run chaos` (= `npm run bench -- chaos`); test-e2e/bench/README.md "chaos" says what is measured and how.
-import { once } from 'node:events'
 import { createWriteStream, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
@@ -12,9 +5,9 @@ import { dropNamespace, SERVICES, startFleet } from '@switchboard/cli'
 import type { Logger } from '@switchboard/platform'
 import { engineUrls, uniqueId } from '@switchboard/testing'
 import { startPrimaryStandIn } from '../../services/ai-orchestrator/test/helpers/stand-ins.ts'
-import { type Agent, conversationsKit, must } from '../harness/conversations-kit.ts'
+import { conversationsKit, must } from '../harness/conversations-kit.ts'
 import { until } from '../harness/http.ts'
-import { createTicket } from '../harness/tickets-kit.ts'
+import { AGENTS, CUSTOMERS, chaosCast, DOC } from './chaos-cast.ts'
 import {
   auditByRequest,
   configHistory,
@@ -24,10 +17,12 @@ import {
   socketCheck,
   storedTickets,
 } from './chaos-checks.ts'
-import { type Follower, follower, type RequestBook, requestBook, type Sent } from './chaos-load.ts'
+import { killAndRestart } from './chaos-kill.ts'
+import { type Follower, follower, requestBook, type Sent } from './chaos-load.ts'
 import { type OwnNats, ownNats } from './chaos-nats.ts'
+import { type KillRecord, print } from './chaos-report.ts'
 import { fmt } from './lib.ts'
-import { cpuMeter, cpuText } from './machine.ts'
+import { cpuMeter } from './machine.ts'
 
 export interface ChaosOptions {
   /** seconds of load; the kills are spread over it */
@@ -52,30 +47,6 @@ const MIX: Record<string, number> = {
   'stats.read': 4,
   login: 1,
   'config.write': 0.5,
-}
-const CUSTOMERS = 5
-const SESSIONS_PER_CUSTOMER = 2
-const AGENTS = 2
-const DOC = { title: 'Refund policy', content: 'Refunds are paid within 14 days of the return reaching us.' }
-
-interface KillRecord {
-  target: string
-  killed_at_s: number
-  ready_at_s: number
-  /** requests sent in the second after the kill */
-  requests_that_second: number
-  /** requests that failed between this kill and the next (or the end) */
-  failed: number
-  /** of them, sent before the kill: in flight when it came */
-  failed_in_flight: number
-  /** of them, sent after the kill (to a dead replica the gateways had not ejected yet, or refused while down) */
-  failed_sent_after: number
-  /** the issue's figure: what the kill itself failed (in flight) against the requests of that second */
-  failed_in_flight_percent_of_that_second: number
-  /** when the last failed request was sent, seconds after the kill (negative: every failure was in flight) */
-  last_failure_after_s: number | null
-  /** by kind and status (or the connection's error) */
-  failed_by_kind: Record<string, number>
 }
 
 export async function benchChaos(env: NodeJS.ProcessEnv, logger: Logger, opts: ChaosOptions) {
@@ -139,44 +110,8 @@ async function run(
   const scope = kit.freshScope('chaos')
   const svc = kit.svc(scope)
 
-  // ---- the cast: agents, customers, sessions (each assigned to an agent), a ticket customer ------------------------
-  const agents: Agent[] = []
-  for (let a = 0; a < AGENTS; a++)
-    agents.push(await kit.agent(scope, `chaosagent${a}`, { max_concurrent: 50, online: true }))
-  await kit.onlineAgents(scope, AGENTS)
-  const customers = await Promise.all(Array.from({ length: CUSTOMERS }, (_, i) => kit.customer(scope, `chaoscust${i}`)))
-  const hub = kit.hub(scope)
-  const sessions: Array<{ id: string; customer: number; agent: number; first: string }> = []
-  for (let i = 0; i < CUSTOMERS * SESSIONS_PER_CUSTOMER; i++) {
-    const customer = i % CUSTOMERS
-    const agent = i % AGENTS
-    const { session, message } = await hub.open(`chaos opener ${i}`, customers[customer]!.user_id)
-    must(
-      await kit.api.post(
-        '/api/session-transfer/to-agent',
-        { session_id: session.id, target_agent_id: agents[agent]!.user_id },
-        svc,
-      ),
-      200,
-      'to-agent',
-    )
-    sessions.push({ id: session.id, customer, agent, first: message.id })
-  }
-  const agentTokens = await Promise.all(agents.map(async (a) => (await kit.agentLogin(a)).token))
-  const customerTokens = await Promise.all(
-    customers.map(
-      async (c) =>
-        must(await kit.api.post('/api/v1/auth/login', { username: c.username, password: c.password }), 200, 'login')
-          .token as string,
-    ),
-  )
-  // a ticket to read, and tickets knows the ticket customer (identity's event) before the load starts
-  const readMe = must(
-    await createTicket(kit.api, { title: `chaos-${ctx.tag} read`, customer_id: customers[0]!.user_id }, svc),
-    201,
-    'ticket',
-  )
-  must(await kit.api.post('/api/knowledge-docs', DOC, svc), 201, 'knowledge doc')
+  // ---- the cast: agents, customers, sessions (each assigned to an agent), a ticket customer (chaos-cast.ts) ------
+  const { agents, customers, sessions, agentTokens, customerTokens, readMe } = await chaosCast(kit, scope, ctx.tag)
 
   // ---- hub clients: a customer's socket per session, a console per agent joined to its sessions --------------------
   const origin = performance.now()
@@ -446,70 +381,6 @@ async function run(
   }
   print(result)
   return result
-}
-
-/** Kills one replica (or NATS) -9 and starts it again `downS` later; the times are the book's. */
-async function killAndRestart(
-  fleet: Awaited<ReturnType<typeof startFleet>>,
-  nats: OwnNats | undefined,
-  target: string,
-  i: number,
-  downS: number,
-  book: RequestBook,
-) {
-  if (target === 'nats') {
-    if (!nats) throw new Error('no NATS server of the bench to kill (nats-server not found)')
-    const killed_at = book.now()
-    await nats.kill()
-    await sleep(downS * 1000)
-    await nats.start()
-    return { target: 'nats', killed_at, ready_at: book.now() }
-  }
-  // replicas 2, 1, 2, … in turn
-  const name = `${target}.${2 - (i % 2)}`
-  const child = fleet.children.find((c) => c.name === name)
-  if (!child) throw new Error(`no replica ${name} in the fleet`)
-  const killed_at = book.now()
-  const exited = once(child.process, 'exit')
-  child.process.kill('SIGKILL')
-  await exited
-  await sleep(downS * 1000)
-  await fleet.restart(name)
-  return { target: name, killed_at, ready_at: book.now() }
-}
-
-function print(r: any) {
-  console.log(
-    `chaos: ${r.requests} requests (${r.requests_per_s}/s) in ${r.load_ended_s} s, ${r.failed} failed (${r.failed_before_any_kill} before any kill); refused connections sent to the other gateway: ${r.refused_then_sent_to_the_other_gateway}`,
-  )
-  console.log(
-    '| killed | at s | ready at s | requests that second | failed (in flight / sent after) | in flight, % of that second | last failed sent after s |',
-  )
-  console.log('|---|---|---|---|---|---|---|')
-  for (const k of r.kills as KillRecord[])
-    console.log(
-      `| ${k.target} | ${k.killed_at_s} | ${k.ready_at_s} | ${k.requests_that_second} | ${k.failed} (${k.failed_in_flight} / ${k.failed_sent_after}) ${JSON.stringify(k.failed_by_kind)} | ${k.failed_in_flight_percent_of_that_second} | ${k.last_failure_after_s ?? '—'} |`,
-    )
-  console.log(
-    `  CPU while loaded (% of one core, 2 cores): ${cpuText(r.cpu_percent_of_one_core)}; load average ${r.load_average_1m.before} → ${r.load_average_1m.after}`,
-  )
-  for (const [what, c] of Object.entries(r.writes as Record<string, ReturnType<typeof exactlyOnce>>))
-    console.log(
-      `  ${what}: ${c.accepted} accepted of ${c.written}, lost ${c.lost}, doubled ${c.doubled}, failed but stored ${c.failed_but_stored} ${c.ok ? 'OK' : `FAIL ${c.examples.join('; ')}`}`,
-    )
-  const a = r.audit as ReturnType<typeof exactlyOnce>
-  console.log(
-    `  audit by request id: ${a.accepted} accepted writes, missing ${a.lost}, doubled ${a.doubled} ${a.ok ? 'OK' : `FAIL ${a.examples.join('; ')}`}`,
-  )
-  const s = r.statistics
-  console.log(
-    `  statistics: tickets ${s.total_tickets} counted / ${s.tickets_stored} stored, messages today ${s.today_messages} / ${s.messages_stored}, sessions ${s.total_sessions} / ${s.sessions}, AI answers ${s.ai_usage_today} / ${s.ai_queries_accepted} accepted of ${s.ai_queries_sent} ${s.ok ? 'OK' : 'FAIL'}`,
-  )
-  const w = r.sockets
-  console.log(
-    `  hub clients: ${w.clients} (${w.connected_at_the_end} connected at the end), reconnects ${w.reconnects}, frames ${w.delivered}, lost ${w.lost} (${w.lost_overtaken_before_a_rejoin} overtaken before a rejoin), doubled ${w.doubled} (${w.doubled_on_one_socket} on one socket, ${w.doubled_by_resume} by a resume), out of order ${w.out_of_order} (late by p50 ${w.out_of_order_late_ms.p50} ms, max ${w.out_of_order_late_ms.max} ms), error frames ${w.error_frames} ${w.error_frame_examples.join('; ')} ${w.ok ? 'OK' : `FAIL ${w.examples.join('; ')}`}`,
-  )
-  console.log(`  failures by kind and status: ${JSON.stringify(r.failures_by_kind_and_status)}`)
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
