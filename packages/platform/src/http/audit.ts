@@ -76,10 +76,12 @@ const isManagementWrite = (request: FastifyRequest) => {
  * (docs/api.md §12). Self-service `/api/v1/*` is not management and is not audited, except a route that says
  * `config: { audit: true }` (an operator's act that happens to live there).
  *
- * Recorded as the answer is sent (onSend), and written to the outbox before it goes out, so that neither a client
- * gone first (Node then never emits the response's `finish`) nor the process killed right after the answer loses
- * the record; a request Fastify abandons because its client left while its body was being read is recorded with
- * status 499 (onRequestAbort); onResponse is the last net. One record per request, whichever comes first.
+ * Recorded when the answer has gone out (onResponse), and also when the connection went away first: Node then never
+ * emits the response's `finish`, so onResponse never runs, and such a write used to leave no record and no log line
+ * (a client that resets its connection while its body is parsed, under load). A reply Fastify still produces is
+ * recorded as it is sent (onSend on a destroyed socket), or when its socket closes before the answer is out (the
+ * response's 'close' without 'finish'); a request Fastify abandons because its client left while its body was being
+ * read is recorded with status 499 (onRequestAbort). One record per request, whichever comes first.
  */
 export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
   const recorded = new WeakSet<FastifyRequest>()
@@ -93,11 +95,13 @@ export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
     if (!isManagementWrite(request)) return done()
     void record(request, reply.statusCode).finally(done)
   })
-  // A management write's record is in the outbox before its answer goes out: a process killed -9 right after the
-  // answer (the chaos bench's kills) must not leave an accepted write without its record.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (isManagementWrite(request)) await record(request, reply.statusCode)
-    return payload
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (isManagementWrite(request)) {
+      if (reply.raw.destroyed) void record(request, reply.statusCode)
+      // written to a socket that may still close before the answer is out: then no 'finish', so no onResponse
+      else reply.raw.once('close', () => void record(request, reply.statusCode))
+    }
+    done(null, payload)
   })
   app.addHook('onRequestAbort', (request, done) => {
     if (isManagementWrite(request)) void record(request, CLIENT_CLOSED_STATUS)
