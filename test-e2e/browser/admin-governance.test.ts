@@ -68,7 +68,10 @@ t.test('an admin changes the portal brand (medium risk): effective value, source
   await answer.waitFor({ timeout: WAIT_MS })
   t.match(await answer.textContent(), /Risk medium — portal\.brand_name/, "the API's risk and changed paths")
   t.equal(await brandIs(name), name, 'the public portal has it')
-  t.match(await source.locator('td').last().textContent(), 'workspace', 'now from the workspace layer')
+  // the effective view is read again after the apply: its source cell follows once that answer is in
+  const layer = source.locator('td').last()
+  await layer.filter({ hasText: 'workspace' }).waitFor({ timeout: WAIT_MS })
+  t.match(await layer.textContent(), 'workspace', 'now from the workspace layer')
 
   const history = page.getByRole('table', { name: 'Configuration history' })
   const row = history.getByRole('row').filter({ hasText: `CHG-${suffix}` })
