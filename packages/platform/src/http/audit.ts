@@ -1,5 +1,5 @@
 import { AUDIT_RECORDED_TYPE, type AuditRecordData, auditSubject } from '@switchboard/contracts'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { auditSnapshot } from '../masking.ts'
 import { storableAuditRecord } from '../storable-text.ts'
 import type { AnyApp } from './app.ts'
@@ -28,6 +28,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** audit this route's writes though its path is not management (`/api/v1/…`): an operator's act */
     audit?: boolean
+    /** set by installAudit on every route registered after it: the route's last onSend hook writes the record */
+    recordsBeforeAnswer?: boolean
   }
 }
 
@@ -76,12 +78,15 @@ const isManagementWrite = (request: FastifyRequest) => {
  * (docs/api.md §12). Self-service `/api/v1/*` is not management and is not audited, except a route that says
  * `config: { audit: true }` (an operator's act that happens to live there).
  *
- * Recorded when the answer has gone out (onResponse), and also when the connection went away first: Node then never
- * emits the response's `finish`, so onResponse never runs, and such a write used to leave no record and no log line
- * (a client that resets its connection while its body is parsed, under load). A reply Fastify still produces is
- * recorded as it is sent (onSend on a destroyed socket), or when its socket closes before the answer is out (the
- * response's 'close' without 'finish'); a request Fastify abandons because its client left while its body was being
- * read is recorded with status 499 (onRequestAbort). One record per request, whichever comes first.
+ * Written to the outbox before the answer goes out: a process killed -9 right after answering must not leave an
+ * accepted write without its record (the chaos bench found one when it was recorded after the answer). The recording
+ * hook is appended to every route's own onSend hooks as the route is registered (onRoute), so it runs after all of
+ * them — a route's onSend may still complete the record (config-governance's integrations routes set a refused
+ * write's redacted body there) — and it records whether or not the client is still there. A request that matched
+ * no route (the not-found handler) is recorded when its answer has gone out (onResponse), as it is sent if its
+ * socket is already gone, or when the socket closes first (the response's 'close' without 'finish'); a request
+ * Fastify abandons because its client left while its body was being read is recorded with status 499
+ * (onRequestAbort). One record per request, whichever comes first.
  */
 export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
   const recorded = new WeakSet<FastifyRequest>()
@@ -90,13 +95,23 @@ export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
     request.audit = {}
     done()
   })
-  // Synchronous for reads (most requests): only a management write goes on to the async sink.
+  const recordBeforeAnswer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (isManagementWrite(request)) await record(request, reply.statusCode)
+    return payload
+  }
+  app.addHook('onRoute', (route) => {
+    const own = route.onSend === undefined ? [] : [route.onSend].flat()
+    route.onSend = [...own, recordBeforeAnswer] as typeof route.onSend
+    route.config = { ...route.config, recordsBeforeAnswer: true }
+  })
+  const recordsBeforeAnswer = (request: FastifyRequest) => request.routeOptions.config?.recordsBeforeAnswer === true
+  // The nets for a request no route's hook recorded. Synchronous for reads (most requests).
   app.addHook('onResponse', (request, reply, done) => {
     if (!isManagementWrite(request)) return done()
     void record(request, reply.statusCode).finally(done)
   })
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (isManagementWrite(request)) {
+    if (isManagementWrite(request) && !recordsBeforeAnswer(request)) {
       if (reply.raw.destroyed) void record(request, reply.statusCode)
       // written to a socket that may still close before the answer is out: then no 'finish', so no onResponse
       else reply.raw.once('close', () => void record(request, reply.statusCode))
