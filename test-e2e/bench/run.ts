@@ -207,7 +207,10 @@ const fleet = await startFleet({
   namespace,
   // without the real hub, whose UPSTREAM_REALTIME_VOICE would replace the echo stand-in the websocket bench measures
   services: SERVICES.map((s) => s.name).filter((name) => name !== 'realtime-voice'),
-  env,
+  // a CPU profile of every unit of the shared fleet, written when it stops (BENCH_CPU_PROF_DIR)
+  env: process.env.BENCH_CPU_PROF_DIR
+    ? { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}` }
+    : env,
   logger,
   output: (line) => {
     if (/"level":(50|60)/.test(line)) process.stderr.write(`${line}\n`)

@@ -2,7 +2,7 @@ import { DeliverPolicy, JetStreamApiCodes, JetStreamApiError, jetstream, jetstre
 import { connect } from '@nats-io/transport-node'
 import type { Envelope } from '@switchboard/contracts'
 import type { Logger } from 'pino'
-import { consumeDurable, type JetStreamContext } from './jetstream-consume.ts'
+import { consumeDurable, createAckBatcher, type JetStreamContext } from './jetstream-consume.ts'
 import { ensureStream, type StreamRetention } from './jetstream-streams.ts'
 import { createNaming, decodeEnvelope, readStream, toHeaderRecord, toNatsHeaders } from './jetstream-support.ts'
 import { type EventBusMetrics, subjectRoot } from './metrics.ts'
@@ -66,7 +66,15 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
     })
     return dlqReady
   }
-  const ctx: JetStreamContext = { js, jsm, naming, logger, metrics: opts.metrics, ensureDeadLetterStream }
+  const ctx: JetStreamContext = {
+    js,
+    jsm,
+    naming,
+    logger,
+    metrics: opts.metrics,
+    ensureDeadLetterStream,
+    acks: createAckBatcher(),
+  }
 
   const track = (sub: Subscription): Subscription => {
     subscriptions.add(sub)
@@ -202,6 +210,7 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
     async close() {
       await Promise.allSettled([...subscriptions].map((s) => s.stop()))
       subscriptions.clear()
+      ctx.acks.flush()
       if (nc.isClosed()) return
       // Draining needs the server: while it is unreachable the drain fails and the client would go on reconnecting
       // for ever (maxReconnectAttempts -1), keeping the process alive after close. Closed outright instead.

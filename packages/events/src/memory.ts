@@ -152,7 +152,12 @@ export function createMemoryBus(opts: MemoryBusOptions): EventBus {
           durables.set(key, entry)
         }
         entry.durable.configure(consumerOpts)
-        return entry.durable.addWorker(handler)
+        // `inFlight` workers under one subscription: the durable hands them messages in stream order
+        const workers = Array.from({ length: Math.max(1, consumerOpts.inFlight ?? 1) }, () =>
+          entry.durable.addWorker(handler),
+        )
+        if (workers.length === 1) return workers[0]!
+        return { stop: async () => void (await Promise.all(workers.map((w) => w.stop()))) }
       },
 
       async subscribe(filter, handler): Promise<Subscription> {

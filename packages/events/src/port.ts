@@ -38,6 +38,11 @@ export interface ConsumerOptions {
   /** nak delays by attempt, ms (last one repeats); default [200, 1000, 5000, 15000] */
   backoffMs?: number[]
   ackWaitMs?: number
+  /**
+   * deliveries of this subscription handled at once, taken in stream order (default 1: the next only when one is
+   * done): for a handler that gathers the deliveries it is given into ordered batches
+   */
+  inFlight?: number
 }
 
 export interface Subscription {

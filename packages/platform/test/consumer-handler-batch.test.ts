@@ -94,6 +94,7 @@ type NotesService = ServiceContext<ServiceBaseConfig, NotesDb>
 inEachStorageMode(t, 'a handler consumer with a batch, on the bus', async (t, mode) => {
   const store = await storageFixture(t, mode, 'hbt')
   const calls: number[] = []
+  const firstSeen: string[] = []
   const notes: ConsumerDef<NotesService> = {
     durable: 'notes-writer',
     stream: 'NOTES',
@@ -104,6 +105,7 @@ inEachStorageMode(t, 'a handler consumer with a batch, on the bus', async (t, mo
       size: () => 16,
       async handle(svc, deliveries) {
         calls.push(deliveries.length)
+        for (const d of deliveries) if (!firstSeen.includes(keyOf(d))) firstSeen.push(keyOf(d))
         if (deliveries.some((d) => keyOf(d) === 'boom')) throw new Error('boom breaks the statement')
         const good = deliveries.filter((d) => keyOf(d) !== 'poison')
         const written = good.length
@@ -165,6 +167,9 @@ inEachStorageMode(t, 'a handler consumer with a batch, on the bus', async (t, mo
     calls.some((n) => n > 1),
     `several deliveries per call (calls: ${calls.join(', ')})`,
   )
+  // One pull loop with deliveries in flight, not one loop per delivery pulling runs of its own (whose batches took
+  // the 1st, 11th, 21st… message together): a consumer whose events depend on earlier ones may batch.
+  t.same(firstSeen, sent.slice(0, -1), 'the batches took the deliveries in stream order')
   const letters = await waitFor(async () => {
     const l = await svc.bus.deadLetters({ consumer: 'notes-writer' })
     return l.length >= 2 ? l : undefined

@@ -101,8 +101,11 @@ export function inboxPlan<S>(def: InboxConsumer<S>): InboxPlan<S, DbOf<S>, unkno
   return plan
 }
 
-/** Each def's handler of one delivery, and how many pull loops feed it. */
-function handlerOf<S>(def: ConsumerDef<S>, deps: ConsumerDeps<S>): { lanes: number; handler: Handler } {
+/** Each def's handler of one delivery, how many pull loops feed it, and how many deliveries each has in flight. */
+function handlerOf<S>(
+  def: ConsumerDef<S>,
+  deps: ConsumerDeps<S>,
+): { lanes: number; inFlight?: number; handler: Handler } {
   if ('handle' in def) {
     if (def.idempotency === 'handler') return { lanes: 1, handler: (delivery) => def.handle(deps.svc, delivery) }
     return {
@@ -120,8 +123,11 @@ function handlerOf<S>(def: ConsumerDef<S>, deps: ConsumerDeps<S>): { lanes: numb
     const size = Math.max(1, Math.floor(batch.size(deps.svc)))
     const queue = deliveryQueue(size, (deliveries) => handleBatch(batch, deps.svc, deliveries))
     return {
-      // twice the batch: while one full batch commits (its lanes wait for their outcomes), the next one can fill
-      lanes: 2 * size,
+      // One pull loop with twice the batch in flight, started in stream order: the batches take the deliveries in
+      // that order (one after the other), and while one full batch commits the next one fills. Several loops of one
+      // delivery each would mix the order (each pulls its own run of messages).
+      lanes: 1,
+      inFlight: 2 * size,
       handler: async (delivery) => {
         await queue.submit(delivery)
       },
@@ -175,12 +181,18 @@ export function createConsumers<S>(defs: readonly ConsumerDef<S>[], deps: Consum
       while (attached < defs.length && !stopped && !signal?.aborted) {
         const def = defs[attached]!
         const opts = def.options?.(deps.svc) ?? {}
-        const { lanes, handler } = handlerOf(def, deps)
+        const { lanes, inFlight, handler } = handlerOf(def, deps)
         const mine: Subscription[] = []
         const attach = async () => {
           mine.push(
             await deps.bus.consume(
-              { durable: def.durable, stream: def.stream, filterSubjects: def.subjects, ...opts },
+              {
+                durable: def.durable,
+                stream: def.stream,
+                filterSubjects: def.subjects,
+                ...opts,
+                ...(inFlight ? { inFlight } : {}),
+              },
               handler,
             ),
           )

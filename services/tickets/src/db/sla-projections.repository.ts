@@ -1,5 +1,5 @@
 import type { Scope } from '@switchboard/platform'
-import type { Kysely } from 'kysely'
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely'
 import type { TicketsDatabase } from './database.ts'
 
 type Db = Kysely<TicketsDatabase>
@@ -111,34 +111,55 @@ export async function findSessionLink(db: Db, scope: Scope, sessionId: string): 
 }
 
 /**
- * The open tickets with no first response before `before` (a message's time): the session's own, or the ticket the session
- * continues (its link in sla_session_tickets) — one read, a UNION of two index lookups (tickets_session_idx; the
- * link's primary key, then tickets' primary key). Not `session_id = … OR id IN (…)`: PostgreSQL cannot split that OR
- * over two indexes and scans every open ticket of the workspace instead, for each agent message.
+ * The open tickets with no first response before `before` (a message's time) of each session in `sessionIds`: the
+ * session's own, or the ticket the session continues (its link in sla_session_tickets), each row with `via`, the
+ * session it answers to — one read for a batch of agent messages, a UNION of two index lookups (tickets_scope_session_idx;
+ * the link's primary key, then tickets' primary key). Not `session_id = … OR id IN (…)`: PostgreSQL cannot split
+ * that OR over two indexes and scans every open ticket of the workspace instead.
  */
-export function awaitingFirstResponse(db: Db, scope: Scope, sessionId: string, before: string) {
-  return awaitingFirstResponseQuery(db, scope, sessionId, before).execute()
+export function awaitingFirstResponseIn(db: Db, scope: Scope, sessionIds: readonly string[], before: string) {
+  return awaitingFirstResponseQuery(db, scope, sessionIds, before).execute()
 }
 
-/** The statement of {@link awaitingFirstResponse}, unexecuted (its plan is tested). */
-export function awaitingFirstResponseQuery(db: Db, scope: Scope, sessionId: string, before: string) {
-  const waiting = () =>
-    db
-      .selectFrom('tickets')
-      .select(['id', 'tenant_id', 'workspace_id', 'priority', 'customer_id', 'status', 'created_at', 'resolved_at'])
-      .where('tenant_id', '=', scope.tenant_id)
-      .where('workspace_id', '=', scope.workspace_id)
-      .where('first_response_at', 'is', null)
-      .where('status', 'in', ['open', 'assigned', 'in_progress'])
-      .where('created_at', '<=', before)
-  // session_id is the link's key: at most one row, so `=` (its ticket_id null or absent: no ticket)
+/** {@link awaitingFirstResponseIn} for one session. */
+export function awaitingFirstResponse(db: Db, scope: Scope, sessionId: string, before: string) {
+  return awaitingFirstResponseIn(db, scope, [sessionId], before)
+}
+
+const WAITING_COLUMNS = [
+  'tickets.id',
+  'tickets.tenant_id',
+  'tickets.workspace_id',
+  'tickets.priority',
+  'tickets.customer_id',
+  'tickets.status',
+  'tickets.created_at',
+  'tickets.resolved_at',
+] as const
+
+/** The statement of {@link awaitingFirstResponseIn}, unexecuted (its plan is tested). */
+export function awaitingFirstResponseQuery(db: Db, scope: Scope, sessionIds: readonly string[], before: string) {
+  const open = (eb: ExpressionBuilder<TicketsDatabase, 'tickets'>) =>
+    eb.and([
+      eb('tickets.tenant_id', '=', scope.tenant_id),
+      eb('tickets.workspace_id', '=', scope.workspace_id),
+      eb('tickets.first_response_at', 'is', null),
+      eb('tickets.status', 'in', ['open', 'assigned', 'in_progress']),
+      eb('tickets.created_at', '<=', before),
+    ])
+  const own = db
+    .selectFrom('tickets')
+    .select([...WAITING_COLUMNS, sql<string>`tickets.session_id`.as('via')])
+    .where('tickets.session_id', 'in', sessionIds)
+    .where(open)
+  // session_id is the link's key: at most one row per session (its ticket_id null: no ticket)
   const linked = db
     .selectFrom('sla_session_tickets')
-    .select('ticket_id')
-    .where('session_id', '=', sessionId)
-    .where('tenant_id', '=', scope.tenant_id)
-    .where('workspace_id', '=', scope.workspace_id)
-  return waiting()
-    .where('session_id', '=', sessionId)
-    .union(waiting().where('id', '=', linked))
+    .innerJoin('tickets', 'tickets.id', 'sla_session_tickets.ticket_id')
+    .select([...WAITING_COLUMNS, 'sla_session_tickets.session_id as via'])
+    .where('sla_session_tickets.session_id', 'in', sessionIds)
+    .where('sla_session_tickets.tenant_id', '=', scope.tenant_id)
+    .where('sla_session_tickets.workspace_id', '=', scope.workspace_id)
+    .where(open)
+  return own.union(linked)
 }
