@@ -31,18 +31,25 @@ export interface AckBatcher {
   flush(): void
 }
 
+/** How long an acknowledgement may wait for others to share its write, ms; and how many may wait at most. */
+const ACK_WINDOW_MS = 10
+const ACK_WINDOW_MAX = 128
+
 /**
- * Acknowledgements sent together, one socket write per turn of the event loop instead of one per message. The NATS
- * client writes what is queued in the same microtask run as one frame, but each handler acks from its own
- * continuation, so every ack was a write of its own — a system call to loopback that, measured under load, took more of
- * a consumer's CPU than handling the message did (ai-orchestrator, which ignores most messages, spent 40 % of its
- * busy time in those writes). Queued here, the acks of every delivery handled in one turn go out in one write at the
- * next check phase (setImmediate), a few microseconds later. A process killed between the two has its message
- * delivered again, as if it died just before acking — which the handlers already allow.
+ * Acknowledgements sent together: one socket write per window of ACK_WINDOW_MS (or per ACK_WINDOW_MAX acks) instead
+ * of one per message. The NATS client writes what is queued in one microtask run as one frame, but each handler acks
+ * from its own continuation, and under load each delivery arrives in a read of its own, so every ack was a write of
+ * its own — a system call to loopback that took more of a consumer's CPU than handling the message did
+ * (ai-orchestrator, which ignores most messages, spent 40 % of its busy time in those writes). A process killed
+ * within the window has those messages delivered again, as if it died just before acking — which the handlers
+ * already allow; the window is far below any ack wait. Closing a subscription or the bus sends what waits.
  */
 export function createAckBatcher(): AckBatcher {
   let pending: JsMsg[] = []
+  let timer: NodeJS.Timeout | undefined
   const flush = () => {
+    clearTimeout(timer)
+    timer = undefined
     const now = pending
     pending = []
     for (const m of now) m.ack()
@@ -50,7 +57,11 @@ export function createAckBatcher(): AckBatcher {
   return {
     ack(m) {
       pending.push(m)
-      if (pending.length === 1) setImmediate(flush)
+      if (pending.length >= ACK_WINDOW_MAX) flush()
+      else if (timer === undefined) {
+        timer = setTimeout(flush, ACK_WINDOW_MS)
+        timer.unref()
+      }
     },
     flush,
   }
@@ -58,6 +69,12 @@ export function createAckBatcher(): AckBatcher {
 
 /** Messages pulled per request: small, so that replicas sharing a durable each get a share. */
 const PULL_BATCH = 10
+/**
+ * A pull loop asks for more when this share of its messages or fewer are still to come. The client's default (75 %)
+ * sent a pull request, a write of its own, for every two or three messages handled; at 25 % it asks for most of a
+ * batch at once and still asks before it runs dry.
+ */
+const REFILL_AT = 0.25
 
 /**
  * Starts a durable pull consumer loop. Messages are handled one at a time per call, or up to `inFlight` at once,
@@ -86,7 +103,11 @@ export async function consumeDurable(
   const log = ctx.logger.child({ consumer: opts.durable, stream: opts.stream })
   const consumer = await ctx.js.consumers.get(stream, opts.durable)
   const inFlight = Math.max(1, opts.inFlight ?? 1)
-  const messages = await consumer.consume({ max_messages: Math.max(PULL_BATCH, inFlight) })
+  const pull = Math.max(PULL_BATCH, inFlight)
+  const messages = await consumer.consume({
+    max_messages: pull,
+    threshold_messages: Math.max(1, Math.floor(pull * REFILL_AT)),
+  })
   let stopping = false
 
   const deadLetter = async (m: JsMsg, deliveries: number, error: unknown): Promise<void> => {
