@@ -47,14 +47,37 @@ export async function appendOutbox(
 ): Promise<void> {
   await (trx as Kysely<EventsTables>)
     .insertInto('outbox')
-    .values({
-      id: envelope.id,
-      subject,
-      envelope: JSON.stringify(envelope),
-      headers: JSON.stringify(withTraceHeaders(opts.headers) ?? {}),
-      created_at: new Date().toISOString(),
-    })
+    .values(outboxValues(subject, envelope, opts))
     .execute()
+}
+
+/** The outbox row of an event, as `appendOutbox` writes it. */
+export interface OutboxValues {
+  id: string
+  subject: string
+  /** the envelope as JSON text */
+  envelope: string
+  /** the message headers (the caller's trace context with tracing on) as JSON text */
+  headers: string
+  created_at: string
+}
+
+/**
+ * The row `appendOutbox` inserts, for a statement that writes it itself (beside the state change, in one statement):
+ * the trace context is the caller's at the time of this call.
+ */
+export function outboxValues(
+  subject: string,
+  envelope: Envelope,
+  opts: { headers?: Record<string, string> } = {},
+): OutboxValues {
+  return {
+    id: envelope.id,
+    subject,
+    envelope: JSON.stringify(envelope),
+    headers: JSON.stringify(withTraceHeaders(opts.headers) ?? {}),
+    created_at: new Date().toISOString(),
+  }
 }
 
 /** Several events in one statement (the same rows `appendOutbox` writes one by one). */

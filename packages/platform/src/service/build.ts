@@ -9,6 +9,7 @@ import {
   type EventBus,
   eventsMigrations,
   newEnvelope,
+  outboxValues,
 } from '@switchboard/events'
 import type { FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
@@ -150,6 +151,10 @@ export async function buildService<C extends ServiceBaseConfig, DB, X extends ob
       async publish(caller, def, data, scope) {
         check(def, data)
         await theBus.publish(def.type, eventEnvelope(caller, def, data, scope))
+      },
+      outboxRow(caller, def, data, scope) {
+        check(def, data)
+        return { row: outboxValues(def.type, eventEnvelope(caller, def, data, scope)), written: kick }
       },
       workers: undefined as never, // set below, once the full context exists
     }

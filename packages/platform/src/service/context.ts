@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Static } from '@sinclair/typebox'
 import type { EventDef } from '@switchboard/contracts'
-import type { EventBus } from '@switchboard/events'
+import type { EventBus, OutboxValues } from '@switchboard/events'
 import type { Kysely } from 'kysely'
 import type { Cache } from '../cache.ts'
 import type { ServiceBaseConfig } from '../config.ts'
@@ -44,6 +44,18 @@ export interface ServiceContext<C extends ServiceBaseConfig = ServiceBaseConfig,
    * rejects with `EventContractError`); rejects too when the bus does not take it — nothing retries it.
    */
   publish<D extends EventDef>(caller: Caller, def: D, data: Static<D['data']>, scope?: Scope): Promise<void>
+  /**
+   * An event for a statement that writes its outbox row itself, beside its state change, with no transaction around
+   * it (one round trip where BEGIN, the change, the row and COMMIT took four): checked against its contract like
+   * `tx.emit`; `row` is what to insert into `outbox` (the statement may complete the envelope from the rows it
+   * changes); `written()` once the statement committed with the row in it, so the relay publishes at once.
+   */
+  outboxRow<D extends EventDef>(
+    caller: Caller,
+    def: D,
+    data: Static<D['data']>,
+    scope?: Scope,
+  ): { row: OutboxValues; written(): void }
   /** the descriptor's workers, e.g. `svc.workers.runOnce('audit-retention', now)` */
   readonly workers: Workers
 }

@@ -13,9 +13,18 @@ export const mayRead = (p: Pick<Principal, 'kind'>) => p.kind === 'agent' || p.k
 
 /** Posting as an agent: the agent the session is assigned to, a supervisor (`workspace.supervise`), admins, services. */
 export function mayPost(p: Pick<Principal, 'kind' | 'user_id' | 'permissions'>, session: Pick<SessionRow, 'agent_id'>) {
-  if (p.kind === 'admin' || p.kind === 'service') return true
-  if (p.kind !== 'agent') return false
-  return session.agent_id === p.user_id || hasPermission(p.permissions, SUPERVISE_PERMISSION)
+  const guard = postGuard(p)
+  return guard !== undefined && (guard.agent_id === undefined || guard.agent_id === session.agent_id)
+}
+
+/**
+ * mayPost as a condition on the session: none (`{}`: admins, services, supervisors post in any), the session's agent
+ * (`{ agent_id }`), or undefined (this principal posts in no session as an agent).
+ */
+export function postGuard(p: Pick<Principal, 'kind' | 'user_id' | 'permissions'>): { agent_id?: string } | undefined {
+  if (p.kind === 'admin' || p.kind === 'service') return {}
+  if (p.kind !== 'agent') return undefined
+  return hasPermission(p.permissions, SUPERVISE_PERMISSION) ? {} : { agent_id: p.user_id }
 }
 
 /** A party the realtime hub asks about before joining a socket to a session. */

@@ -1,7 +1,8 @@
 import { ConversationEvents } from '@switchboard/contracts'
-import { newId, nowIso, type Tx } from '@switchboard/platform'
+import { type Caller, newId, nowIso, type Tx } from '@switchboard/platform'
+import type { ConversationsService } from '../context.ts'
 import type { ConversationsDatabase } from '../db/database.ts'
-import { insertCountedMessage, insertMessage } from '../db/messages.repository.ts'
+import { insertCountedMessage, insertMessage, postCountedMessage } from '../db/messages.repository.ts'
 import { countMessage, countMessageIn, type SessionRow } from '../db/sessions.repository.ts'
 import { messageFacts, scopeOfSession } from '../domain/session-facts.ts'
 import { ConversationErrors } from '../errors.ts'
@@ -64,6 +65,31 @@ export async function writeCounted(
   if (!session) throw new ConversationErrors.SessionNotFound(id)
   message.seq = Number(session.message_count)
   if (tx.dialect !== 'postgres') await insertMessage(tx.db, message, session)
+  return { session, message }
+}
+
+/**
+ * A message posted in ONE statement with no transaction around it (PostgreSQL; one round trip where BEGIN, the
+ * statement, the outbox row and COMMIT took four): the session of the caller's scope counts it, the message is stored
+ * and `conversations.message.created` written to the outbox — only where `guard` lets it (the session's agent, a
+ * session not closed), else nothing at all. Undefined when nothing was written: the caller then goes the transactional
+ * way (writeCounted and its checks), which says why — or posts after all, had the session changed meanwhile.
+ */
+export async function postInOneStatement(
+  svc: ConversationsService,
+  caller: Caller,
+  id: string,
+  input: NewMessage,
+  guard: { agent_id?: string; open: boolean },
+): Promise<{ session: SessionRow; message: Message } | undefined> {
+  const message = newMessage(id, input, 0, nowIso())
+  // the statement completes the event from the session it counts: the scope, `seq`, its status and agent
+  const placeholder = messageFacts({ ...message, seq: 1 }, { status: 'active', agent_id: null })
+  const { row, written } = svc.outboxRow(caller, ConversationEvents.messageCreated, placeholder)
+  const session = await postCountedMessage(svc.db, message, caller.scope, guard, row)
+  if (!session) return undefined
+  written()
+  message.seq = Number(session.message_count)
   return { session, message }
 }
 

@@ -11,8 +11,8 @@ import { ConversationErrors } from '../errors.ts'
 import type { InternalMessageBody, InternalMessageResult } from '../schemas/internal.schemas.ts'
 import type { PostMessageBody } from '../schemas/messages.schemas.ts'
 import type { Message, Session } from '../schemas/sessions.schemas.ts'
-import { joinRole, mayPost, mayRead, type Party } from './access.ts'
-import { announceMessage, appendMessage, writeCounted } from './append-message.ts'
+import { joinRole, mayPost, mayRead, type Party, postGuard } from './access.ts'
+import { announceMessage, appendMessage, postInOneStatement, writeCounted } from './append-message.ts'
 
 /** Size and kind rules, before any row is touched: 413 past the content bound, 400 for metadata or kind. */
 export function checkMessage(
@@ -36,7 +36,7 @@ export interface Posted {
  * supervise (admins and services may always); never in a closed one. With `internal: true` a note instead
  * (README "Internal notes"): staff only, by any agent of the scope, closed sessions included.
  */
-export function postAgentMessage(
+export async function postAgentMessage(
   svc: ConversationsService,
   caller: Caller,
   id: string,
@@ -44,17 +44,30 @@ export function postAgentMessage(
 ): Promise<Posted> {
   const { internal, ...m } = body
   checkMessage(svc, { sender: 'agent', ...m })
+  const input = {
+    sender: 'agent' as const,
+    sender_id: caller.actor.user_id,
+    kind: m.kind,
+    content: m.content,
+    metadata: m.metadata,
+    visibility: internal === true ? ('internal' as const) : ('public' as const),
+  }
+  // PostgreSQL: one statement, the checks below as its conditions; refused (or any doubt), the transaction says why
+  const guard = !caller.principal
+    ? undefined
+    : internal === true
+      ? mayRead(caller.principal)
+        ? { open: false }
+        : undefined
+      : postGuard(caller.principal)
+  if (svc.dialect === 'postgres' && guard) {
+    const posted = await postInOneStatement(svc, caller, id, input, { open: internal !== true, ...guard })
+    if (posted) return { session: toSession(posted.session), message: posted.message }
+  }
   return svc.transaction(caller, async (tx) => {
     // written first, in the statement that counts it and locks the session; a refusal below throws, and the
     // transaction takes both back
-    const { session: row, message } = await writeCounted(tx, id, {
-      sender: 'agent',
-      sender_id: caller.actor.user_id,
-      kind: m.kind,
-      content: m.content,
-      metadata: m.metadata,
-      visibility: internal === true ? 'internal' : 'public',
-    })
+    const { session: row, message } = await writeCounted(tx, id, input)
     if (!caller.principal) throw new ConversationErrors.NotAssignedToYou(id)
     if (internal === true) {
       // a note is for colleagues: any staff of the scope may leave one, in a closed session too (a wrap-up)

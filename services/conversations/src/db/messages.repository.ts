@@ -1,5 +1,6 @@
+import type { OutboxValues } from '@switchboard/events'
 import { fromJson, type Scope, toJson, whereScope } from '@switchboard/platform'
-import type { Kysely, Selectable } from 'kysely'
+import { type Kysely, type Selectable, sql } from 'kysely'
 import type { Message } from '../schemas/sessions.schemas.ts'
 import type { ConversationsDatabase, MessagesTable, SessionsTable } from './database.ts'
 import { prebuilt } from './prebuilt.ts'
@@ -51,24 +52,43 @@ export async function insertMessage(
   await messageInsert(db, values)
 }
 
-type CountedValues = Omit<Message, 'seq' | 'metadata'> & { metadata: string } & Partial<Scope>
+type CountedValues = Omit<Message, 'seq' | 'metadata'> & { metadata: string } & Partial<Scope> & {
+    /** a guard: only the session this agent handles */
+    guard_agent_id?: string
+    /** a guard: only a session that is not closed (the value is the status refused) */
+    guard_not_status?: string
+  } & Partial<AnnouncedValues>
 
-/** The statement of insertCountedMessage, compiled once per scope shape (prebuilt.ts). */
-const buildCounted = (db: Db, v: CountedValues) =>
-  db
-    .with('counted', (qc) =>
-      whereScope(
-        qc
-          .updateTable('sessions')
-          .set((eb) => ({
-            message_count: eb('message_count', '+', 1),
-            last_message_at: v.created_at,
-            updated_at: v.created_at,
-          }))
-          .where('id', '=', v.session_id),
-        { tenant_id: v.tenant_id ?? '', workspace_id: v.workspace_id ?? '' },
-      ).returningAll(),
-    )
+/**
+ * The event the statement writes to the outbox beside the message: the row as the platform made it, its envelope
+ * completed from the session the statement counted (`scope`, and in `data` the message's `seq`, the session's
+ * `status` and `agent_id`).
+ */
+interface AnnouncedValues {
+  outbox_id: string
+  outbox_subject: string
+  outbox_envelope: string
+  outbox_headers: string
+  outbox_created_at: string
+}
+
+/** The statement of insertCountedMessage and postCountedMessage, compiled once per shape (prebuilt.ts). */
+const buildCounted = (db: Db, v: CountedValues) => {
+  let counted = whereScope(
+    db
+      .updateTable('sessions')
+      .set((eb) => ({
+        message_count: eb('message_count', '+', 1),
+        last_message_at: v.created_at,
+        updated_at: v.created_at,
+      }))
+      .where('id', '=', v.session_id),
+    { tenant_id: v.tenant_id ?? '', workspace_id: v.workspace_id ?? '' },
+  )
+  if (v.guard_agent_id !== undefined) counted = counted.where('agent_id', '=', v.guard_agent_id)
+  if (v.guard_not_status !== undefined) counted = counted.where('status', '<>', v.guard_not_status)
+  const written = db
+    .with('counted', () => counted.returningAll())
     .with('written', (qc) =>
       qc
         .insertInto('messages')
@@ -106,9 +126,36 @@ const buildCounted = (db: Db, v: CountedValues) =>
         )
         .returning('messages.id'),
     )
+  if (v.outbox_id === undefined) return written.selectFrom('counted').selectAll()
+  // the outbox row, only if the session was counted; the envelope completed from it (jsonb: `||` replaces a key)
+  const envelope = sql<string>`(${v.outbox_envelope}::jsonb || jsonb_build_object(
+    'tenant_id', counted.tenant_id, 'workspace_id', counted.workspace_id,
+    'data', (${v.outbox_envelope}::jsonb -> 'data') || jsonb_build_object(
+      'seq', counted.message_count, 'session_status', counted.status, 'agent_id', counted.agent_id)))::text`
+  return written
+    .with(
+      'announced',
+      () =>
+        // a raw CTE is not parenthesised by Kysely
+        sql`(insert into outbox (id, subject, envelope, headers, created_at)
+        select ${v.outbox_id}, ${v.outbox_subject}, ${envelope}, ${v.outbox_headers}, ${v.outbox_created_at}
+        from counted returning id)`,
+    )
     .selectFrom('counted')
     .selectAll()
+}
 const countedMessage = prebuilt(buildCounted)
+
+const scopeShape = (scope: Scope) => `${scope.tenant_id ? 't' : ''}${scope.workspace_id ? 'w' : ''}`
+
+function countedValues(m: Message, scope: Scope): CountedValues {
+  const { seq: _seq, ...message } = m
+  const values: CountedValues = { ...message, metadata: toJson(m.metadata) ?? '{}' }
+  // an empty part of the scope is no condition (whereScope): it changes the statement's shape, not only its values
+  if (scope.tenant_id) values.tenant_id = scope.tenant_id
+  if (scope.workspace_id) values.workspace_id = scope.workspace_id
+  return values
+}
 
 /**
  * PostgreSQL only (data-modifying `WITH`): the session of `scope` counts one more message — `message_count` raised,
@@ -121,12 +168,34 @@ export async function insertCountedMessage(
   m: Message,
   scope: Scope,
 ): Promise<Selectable<SessionsTable> | undefined> {
-  const { seq: _seq, ...message } = m
-  const values: CountedValues = { ...message, metadata: toJson(m.metadata) ?? '{}' }
-  // an empty part of the scope is no condition (whereScope): it changes the statement's shape, not only its values
-  if (scope.tenant_id) values.tenant_id = scope.tenant_id
-  if (scope.workspace_id) values.workspace_id = scope.workspace_id
-  const shape = `${scope.tenant_id ? 't' : ''}${scope.workspace_id ? 'w' : ''}`
+  const { rows } = await countedMessage(db, countedValues(m, scope), scopeShape(scope))
+  return rows[0]
+}
+
+/**
+ * PostgreSQL only, and without a transaction around it: insertCountedMessage's statement, guarded (only a session
+ * `guard.agent_id` handles, only one that is not closed) and writing `announced`'s outbox row with the message —
+ * all of it or nothing, in one round trip. Undefined when nothing was written (no such session, or a guard said
+ * no): the caller finds out why.
+ */
+export async function postCountedMessage(
+  db: Db,
+  m: Message,
+  scope: Scope,
+  guard: { agent_id?: string; open: boolean },
+  announced: OutboxValues,
+): Promise<Selectable<SessionsTable> | undefined> {
+  const values: CountedValues = {
+    ...countedValues(m, scope),
+    outbox_id: announced.id,
+    outbox_subject: announced.subject,
+    outbox_envelope: announced.envelope,
+    outbox_headers: announced.headers,
+    outbox_created_at: announced.created_at,
+  }
+  if (guard.agent_id !== undefined) values.guard_agent_id = guard.agent_id
+  if (guard.open) values.guard_not_status = 'closed'
+  const shape = `${scopeShape(scope)}${guard.agent_id !== undefined ? 'a' : ''}${guard.open ? 'o' : ''}+outbox`
   const { rows } = await countedMessage(db, values, shape)
   return rows[0]
 }
