@@ -104,20 +104,25 @@ export async function runPgbench(o: {
   }
   lines.push('\\set k random(1, 2000000000)')
   if (o.lead && o.messages) {
-    lines.push(`\\set s random(1, ${o.sessions})`, 'BEGIN;')
-    // as conversations writes an agent's message: the session's counter raised (its row locked by that update) and
-    // the message with that `seq`, in one statement
-    lines.push(
-      `WITH counted AS (UPDATE ${o.lead.name} SET message_count = message_count + 1, last_message_at = now(), updated_at = now() WHERE id = concat('s', :s) RETURNING message_count) ` +
-        insert('conversations.messages', { session_id: `concat('s', :s)`, seq: 'counted.message_count' }, 'counted, '),
-    )
+    lines.push(`\\set s random(1, ${o.sessions})`)
     const outboxIds: string[] = []
-    const outboxRows = o.profile['conversations.outbox']?.ins ?? 0
-    for (let i = 1; i <= Math.round(outboxRows); i++) {
-      outboxIds.push(`concat('o', :client_id, '_', :k, '_${i}')`)
-      lines.push(insert('conversations.outbox', { id: outboxIds.at(-1)! }))
-    }
-    lines.push('COMMIT;', 'BEGIN;')
+    const outboxRows = Math.round(o.profile['conversations.outbox']?.ins ?? 0)
+    for (let i = 1; i <= outboxRows; i++) outboxIds.push(`concat('o', :client_id, '_', :k, '_${i}')`)
+    // as conversations writes an agent's message: ONE statement and no transaction — the session's counter raised
+    // (its row locked by that update), the message with that `seq` and its event's outbox row
+    const message = insert(
+      'conversations.messages',
+      { session_id: `concat('s', :s)`, seq: 'counted.message_count' },
+      'counted, ',
+    )
+    lines.push(
+      `WITH counted AS (UPDATE ${o.lead.name} SET message_count = message_count + 1, last_message_at = now(), updated_at = now() WHERE id = concat('s', :s) RETURNING message_count), ` +
+        `written AS (${message.slice(0, -1)}) ` +
+        (outboxIds[0] ? insert('conversations.outbox', { id: outboxIds[0] }, 'counted, ') : 'SELECT 1 FROM counted;'),
+    )
+    // the other rows of its outbox (the audit record), each a statement of its own
+    for (const id of outboxIds.slice(1)) lines.push(insert('conversations.outbox', { id }))
+    lines.push('BEGIN;')
     downstream(outboxIds)
     hot()
     lines.push('COMMIT;')
