@@ -109,6 +109,7 @@ inEachMode('tracing across HTTP and events', { env }, async (t, system) => {
             childOf(svc, (s) => s.kind === KIND.client && s.attributes['db.system.name'] === dbSystem(system.mode)),
           ],
           [
+            // on PostgreSQL written by the message's own statement (`with "counted" … insert into "outbox" …`)
             'its outbox row',
             childOf(
               svc,

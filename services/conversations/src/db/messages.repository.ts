@@ -137,7 +137,7 @@ const buildCounted = (db: Db, v: CountedValues) => {
       'announced',
       () =>
         // a raw CTE is not parenthesised by Kysely
-        sql`(insert into outbox (id, subject, envelope, headers, created_at)
+        sql`(insert into "outbox" ("id", "subject", "envelope", "headers", "created_at")
         select ${v.outbox_id}, ${v.outbox_subject}, ${envelope}, ${v.outbox_headers}, ${v.outbox_created_at}
         from counted returning id)`,
     )
