@@ -79,13 +79,20 @@ export function installHttpTracing(app: FastifyInstance<any, any, any, any, any>
 }
 
 /**
+ * Would a tracedStep here make a span (tracing on, inside a span that records)? A hot caller asks first, so that an
+ * untraced step builds neither its attributes nor its closure (the hub's frame to a socket: every frame).
+ */
+export function stepTraced(): boolean {
+  return tracingActive() && trace.getSpan(context.active())?.isRecording() === true
+}
+
+/**
  * Runs `fn` in a span of its own when it runs inside a sampled span (a delivery's, a request's); otherwise just runs
  * it. For a step worth seeing in a trace that no wrapper covers, e.g. the hub's frame written to a socket.
  */
 export function tracedStep<T>(name: string, attributes: Record<string, string | number | boolean>, fn: () => T): T {
-  if (!tracingActive()) return fn()
+  if (!stepTraced()) return fn()
   const parent = context.active()
-  if (!trace.getSpan(parent)?.isRecording()) return fn()
   const span = trace.getTracer('@switchboard/platform').startSpan(name, { attributes }, parent)
   try {
     return context.with(trace.setSpan(parent, span), fn)

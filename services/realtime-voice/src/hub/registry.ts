@@ -1,6 +1,6 @@
 import type { WebSocket } from '@fastify/websocket'
 import type { Principal, SocketMode } from '@switchboard/contracts'
-import { inScope, type Scope, tracedStep } from '@switchboard/platform'
+import { inScope, type Scope, stepTraced, tracedStep } from '@switchboard/platform'
 import { SeqWindow } from '../domain/seq-window.ts'
 import { type OutFrame, wire } from './frames.ts'
 
@@ -214,6 +214,8 @@ export const isStaff = (c: Pick<Client, 'mode'>) => c.mode === 'console' || c.mo
  * reconnects, rather than the replica's memory growing without bound.
  */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024
+/** how every frame is sent (one object for all) */
+const TEXT_FRAME = { binary: false }
 
 /** Sends a frame as it is (answers to the socket's own frames: `pong`, `error`, `session`). */
 export function send(c: Client, f: OutFrame): void {
@@ -225,9 +227,14 @@ export function send(c: Client, f: OutFrame): void {
     c.socket.terminate()
     return
   }
-  // with tracing on, the frame is a span of the delivery that caused it (the hub's last step of a request's trace)
+  // with tracing on, the frame is a span of the delivery that caused it (the hub's last step of a request's trace);
+  // untraced (nearly every frame), no attributes and no closure are built for it
+  if (!stepTraced()) {
+    c.socket.send(wire(f), TEXT_FRAME)
+    return
+  }
   tracedStep('hub frame', { 'switchboard.frame.type': f.type, 'switchboard.socket.mode': c.mode }, () =>
-    c.socket.send(wire(f), { binary: false }),
+    c.socket.send(wire(f), TEXT_FRAME),
   )
 }
 
