@@ -4,7 +4,7 @@
 // redact a refused write's body in their onSend) still has its say.
 import Fastify, { type FastifyRequest } from 'fastify'
 import t from 'tap'
-import { type AuditSink, installAudit } from '../src/http/audit.ts'
+import { type AuditSink, installAudit, RECORD_WAIT_MS } from '../src/http/audit.ts'
 
 function appWithSlowSink() {
   const app = Fastify()
@@ -89,6 +89,28 @@ t.test('a write that matched no route is still recorded once, after its answer',
   await new Promise((r) => setTimeout(r, 120))
   t.same(events, ['record 404 queued', 'record 404 written'], 'one record for the not-found answer')
 })
+
+t.test(
+  'a sink that does not answer holds the answer at most RECORD_WAIT_MS; the record is still written',
+  async (t) => {
+    const app = Fastify()
+    const events: string[] = []
+    installAudit(app, 'test', async () => {
+      await new Promise((r) => setTimeout(r, RECORD_WAIT_MS + 1500))
+      events.push('written')
+    })
+    app.post('/api/things', async (_request, reply) => reply.code(503).send({ code: 'DEPENDENCY_TIMEOUT' }))
+    t.teardown(() => app.close())
+    const started = performance.now()
+    const answer = await app.inject({ method: 'POST', url: '/api/things', payload: {} })
+    const waited = performance.now() - started
+    t.equal(answer.statusCode, 503)
+    t.ok(waited >= RECORD_WAIT_MS - 50 && waited < RECORD_WAIT_MS + 1000, `answered after ${Math.round(waited)} ms`)
+    t.same(events, [], 'not written yet when answered')
+    await new Promise((r) => setTimeout(r, 2000))
+    t.same(events, ['written'], 'written later')
+  },
+)
 
 t.test('a sink that fails does not fail the answer', async (t) => {
   const app = Fastify({ logger: false })

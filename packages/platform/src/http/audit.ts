@@ -78,8 +78,9 @@ const isManagementWrite = (request: FastifyRequest) => {
  * (docs/api.md §12). Self-service `/api/v1/*` is not management and is not audited, except a route that says
  * `config: { audit: true }` (an operator's act that happens to live there).
  *
- * Written to the outbox before the answer goes out: a process killed -9 right after answering must not leave an
- * accepted write without its record (the chaos bench found one when it was recorded after the answer). The recording
+ * Written to the outbox before the answer goes out (for up to RECORD_WAIT_MS): a process killed -9 right after
+ * answering must not leave an accepted write without its record (the chaos bench found one when it was recorded after
+ * the answer). The recording
  * hook is appended to every route's own onSend hooks as the route is registered (onRoute), so it runs after all of
  * them — a route's onSend may still complete the record (config-governance's integrations routes set a refused
  * write's redacted body there) — and it records whether or not the client is still there. A request that matched
@@ -88,6 +89,27 @@ const isManagementWrite = (request: FastifyRequest) => {
  * Fastify abandons because its client left while its body was being read is recorded with status 499
  * (onRequestAbort). One record per request, whichever comes first.
  */
+/**
+ * How long an answer waits for its record to reach the outbox (a few milliseconds when the database takes writes):
+ * past it — the database locked or unreachable — the answer goes out and the record keeps trying on its own (the
+ * outbox writer retries for ~16 s), so a refused write is never held for that long (a SQLite write lock held
+ * elsewhere held a 503 for a minute).
+ */
+export const RECORD_WAIT_MS = 1000
+
+/** `work`, or `ms` — whichever ends first; `work` goes on either way. */
+async function atMost(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms)
+  })
+  try {
+    await Promise.race([work, waited])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
   const recorded = new WeakSet<FastifyRequest>()
   app.decorateRequest('audit', null as unknown as AuditContext)
@@ -96,7 +118,7 @@ export function installAudit(app: AnyApp, service: string, sink: AuditSink) {
     done()
   })
   const recordBeforeAnswer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (isManagementWrite(request)) await record(request, reply.statusCode)
+    if (isManagementWrite(request)) await atMost(record(request, reply.statusCode), RECORD_WAIT_MS)
     return payload
   }
   app.addHook('onRoute', (route) => {
