@@ -41,7 +41,7 @@ export {
   replayInbox,
   type UntypedConsumer,
 } from './service/consumers.ts'
-export type { RouteApp, RouteModule, ServiceContext } from './service/context.ts'
+export type { OutboxValues, RouteApp, RouteModule, ServiceContext } from './service/context.ts'
 export { customerExportRoute } from './service/customer-export-route.ts'
 export { defineService, type ServiceDefinition, type ServiceDescriptor } from './service/descriptor.ts'
 export { type ConsumedEvent, type EventHandler, on } from './service/event-handlers.ts'

@@ -2,6 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Static } from '@sinclair/typebox'
 import type { EventDef } from '@switchboard/contracts'
 import type { EventBus, OutboxValues } from '@switchboard/events'
+
+export type { OutboxValues }
+
 import type { Kysely } from 'kysely'
 import type { Cache } from '../cache.ts'
 import type { ServiceBaseConfig } from '../config.ts'

@@ -1,5 +1,4 @@
-import type { OutboxValues } from '@switchboard/events'
-import { fromJson, type Scope, toJson, whereScope } from '@switchboard/platform'
+import { fromJson, type OutboxValues, type Scope, toJson, whereScope } from '@switchboard/platform'
 import { type Kysely, type Selectable, sql } from 'kysely'
 import type { Message } from '../schemas/sessions.schemas.ts'
 import type { ConversationsDatabase, MessagesTable, SessionsTable } from './database.ts'

@@ -1,5 +1,4 @@
-import type { MessageFacts, SessionFacts } from '@switchboard/contracts'
-import type { Delivery } from '@switchboard/events'
+import type { Envelope, MessageFacts, SessionFacts } from '@switchboard/contracts'
 import { type ConsumerDef, type Outcome, type Scope, systemCaller } from '@switchboard/platform'
 import { recordFirstResponse } from '../commands/sla-hooks.ts'
 import type { TicketsService } from '../context.ts'
@@ -63,7 +62,7 @@ interface Answer {
   message: MessageFacts
 }
 
-function kindOf(envelope: Delivery['envelope']): 'link' | 'answer' | 'ignored' {
+function kindOf(envelope: Envelope): 'link' | 'answer' | 'ignored' {
   if (envelope.type.startsWith('conversations.session.')) return 'link'
   if (envelope.type !== 'conversations.message.created') return 'ignored'
   return (envelope.data as MessageFacts).sender === 'agent' ? 'answer' : 'ignored'
