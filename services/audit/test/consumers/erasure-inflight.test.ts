@@ -164,15 +164,9 @@ inEachStorageMode(t, 'audit records arriving after an erasure', async (t, mode) 
     const event = auditEvent({ request_json: { note: 'for Yuri Inflight' } }, scope)
     const found = recordFromEnvelope(event, newId())
     if (!found.ok) throw new Error(found.error)
-    let release = () => {}
-    const held = new Promise<void>((r) => {
-      release = r
-    })
+    const { promise: held, resolve: release } = Promise.withResolvers<void>()
     // another replica's insert, done but not yet committed when the erasure is published
-    let inserted = () => {}
-    const insertDone = new Promise<void>((r) => {
-      inserted = r
-    })
+    const { promise: insertDone, resolve: inserted } = Promise.withResolvers<void>()
     const inflight = db.transaction().execute(async (tx) => {
       await insertAuditLog(tx, found.record)
       inserted()

@@ -144,14 +144,8 @@ inEachStorageMode(t, 'audit recorder: group commit', async (t, mode) => {
       auditEvent({ resource_id: `m2-${n}`, request_json: { note: 'nothing personal' } }, scope),
       auditEvent({ resource_id: `m3-${n}`, request_json: { note: 'yuri midway again' } }, scope),
     ]
-    let release = () => {}
-    const held = new Promise<void>((r) => {
-      release = r
-    })
-    let locked = () => {}
-    const lockTaken = new Promise<void>((r) => {
-      locked = r
-    })
+    const { promise: held, resolve: release } = Promise.withResolvers<void>()
+    const { promise: lockTaken, resolve: locked } = Promise.withResolvers<void>()
     // another replica's erasure: it holds the table while the batch, masked with the old subjects, tries to insert
     const erasure = svc.db.transaction().execute(async (tx) => {
       await lockAuditLogs(tx, 'postgres')

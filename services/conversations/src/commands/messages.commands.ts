@@ -52,16 +52,12 @@ export async function postAgentMessage(
     metadata: m.metadata,
     visibility: internal === true ? ('internal' as const) : ('public' as const),
   }
-  // PostgreSQL: one statement, the checks below as its conditions; refused (or any doubt), the transaction says why
-  const guard = !caller.principal
-    ? undefined
-    : internal === true
-      ? mayRead(caller.principal)
-        ? { open: false }
-        : undefined
-      : postGuard(caller.principal)
+  // PostgreSQL: one statement, the checks below as its conditions; refused (or any doubt), the transaction says why.
+  // A note needs no condition on the session (any staff of the scope, closed sessions too).
+  const p = caller.principal
+  const guard = !p ? undefined : internal === true ? (mayRead(p) ? {} : undefined) : postGuard(p)
   if (svc.dialect === 'postgres' && guard) {
-    const posted = await postInOneStatement(svc, caller, id, input, { open: internal !== true, ...guard })
+    const posted = await postInOneStatement(svc, caller, id, input, { ...guard, open: internal !== true })
     if (posted) return { session: toSession(posted.session), message: posted.message }
   }
   return svc.transaction(caller, async (tx) => {

@@ -121,11 +121,6 @@ export function awaitingFirstResponseIn(db: Db, scope: Scope, sessionIds: readon
   return awaitingFirstResponseQuery(db, scope, sessionIds, before).execute()
 }
 
-/** {@link awaitingFirstResponseIn} for one session. */
-export function awaitingFirstResponse(db: Db, scope: Scope, sessionId: string, before: string) {
-  return awaitingFirstResponseIn(db, scope, [sessionId], before)
-}
-
 const WAITING_COLUMNS = [
   'tickets.id',
   'tickets.tenant_id',

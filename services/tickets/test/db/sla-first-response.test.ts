@@ -6,11 +6,7 @@ import { inEachStorageMode } from '@switchboard/testing'
 import { CompiledQuery, type Kysely } from 'kysely'
 import t from 'tap'
 import type { TicketsDatabase } from '../../src/db/database.ts'
-import {
-  awaitingFirstResponse,
-  awaitingFirstResponseIn,
-  awaitingFirstResponseQuery,
-} from '../../src/db/sla-projections.repository.ts'
+import { awaitingFirstResponseIn, awaitingFirstResponseQuery } from '../../src/db/sla-projections.repository.ts'
 import { ticketsApp } from '../helpers/app.ts'
 
 type Db = Kysely<TicketsDatabase>
@@ -76,6 +72,9 @@ const orStatement = (db: Db, scope: typeof ACME, sessionId: string, before: stri
     )
 
 const ids = (rows: { id: string }[]) => rows.map((r) => r.id).sort()
+/** the read for one session */
+const awaitingFirstResponse = (db: Db, scope: typeof ACME, session: string, before: string) =>
+  awaitingFirstResponseIn(db, scope, [session], before)
 
 inEachStorageMode(t, 'awaitingFirstResponse: own and linked open tickets, once each', async (t, mode) => {
   const { svc } = await ticketsApp(t, mode)

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 
 // The SLA consumer's read for every agent message looks a session's tickets up within its scope
-// (sla-projections.repository.ts, awaitingFirstResponse). tickets_session_idx (session_id alone) serves it on
+// (sla-projections.repository.ts, awaitingFirstResponseIn). tickets_session_idx (session_id alone) serves it on
 // PostgreSQL, whose statistics show session_id all but unique; SQLite keeps none, and without this index it ranges
 // over tickets_scope_created_idx (the whole scope, up to the message's time) instead. The read's equalities, then its
 // bound on created_at: the one index that SQLite's estimates without statistics prefer, a lookup on both engines.
